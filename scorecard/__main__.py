@@ -1,0 +1,5 @@
+"""`python -m scorecard`."""
+
+from .cli import main
+
+main(prog_name="scorecard")

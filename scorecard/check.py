@@ -1,0 +1,241 @@
+"""Check stage: loaded documents -> validated records and findings.
+
+Schema errors come from the pydantic models and are mapped to findings here; the rules
+that need more than one record or the evidence files live in rules.py.
+"""
+
+from __future__ import annotations
+
+import difflib
+import typing
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from pydantic import BaseModel, ValidationError
+
+from .evidence import ArtifactStore
+from .findings import Finding, finding
+from .load import Document, LoadedLedger
+from .model import Category, Dimension, Record, Settings
+from . import rules
+
+
+@dataclass(slots=True)
+class DimensionRecord:
+    """A dimension that passed the schema: its id, category, source document and model."""
+
+    id: str
+    category: str
+    doc: Document
+    model: Dimension
+
+    @property
+    def file(self) -> str:
+        """The record's file, relative to the ledger root."""
+        return self.doc.file
+
+
+@dataclass(slots=True)
+class CategoryRecord:
+    """A category that passed the schema, with its dimensions in display order."""
+
+    slug: str
+    doc: Document | None
+    model: Category
+    dimensions: list[DimensionRecord]
+
+
+@dataclass(slots=True)
+class Ledger:
+    """The checked ledger: settings and categories in display order."""
+
+    root: Path
+    settings: Settings
+    categories: list[CategoryRecord]
+
+    def dimensions(self) -> list[DimensionRecord]:
+        """Every dimension, in display order."""
+        return [d for c in self.categories for d in c.dimensions]
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """What the check stage returns: the ledger as far as it is valid, and every finding."""
+
+    ledger: Ledger
+    findings: list[Finding]
+    dimension_count: int
+
+    @property
+    def errors(self) -> list[Finding]:
+        """The findings of severity error."""
+        return [f for f in self.findings if f.severity == "error"]
+
+
+def check(loaded: LoadedLedger, store: ArtifactStore, today: date) -> CheckResult:
+    """Run every rule over the loaded ledger; findings come back sorted."""
+    findings = list(loaded.findings)
+    settings = _validate(loaded.settings, Settings, findings) if loaded.settings else None
+    if settings is None:
+        settings = Settings.model_construct(title="(invalid scorecard.yaml)", subject="subject", description=None,
+                                            stale_after_months=None, parity_tolerance=0.05, base_url=None)
+    categories: list[CategoryRecord] = []
+    seen_ids: dict[str, str] = {}
+    count = 0
+    for cat in loaded.categories:
+        meta = _validate(cat.meta, Category, findings) if cat.meta else None
+        dims: list[DimensionRecord] = []
+        for doc in cat.dimensions:
+            count += 1
+            dim_id = Path(doc.file).stem
+            if dim_id in seen_ids:
+                findings.append(finding("SC006", doc.file, (1, 1),
+                                        f"dimension id '{dim_id}' is already used by {seen_ids[dim_id]}",
+                                        "ids are unique across the ledger: rename one of the files"))
+            else:
+                seen_ids[dim_id] = doc.file
+            model = _validate(doc, Dimension, findings)
+            if model is None:
+                continue
+            record = DimensionRecord(dim_id, cat.slug, doc, model)
+            rules.check_dimension(record, settings, store, today, findings)
+            dims.append(record)
+        if not cat.dimensions and cat.meta is not None:
+            findings.append(finding("SC008", cat.meta.file, (1, 1), f"category '{cat.slug}' has no dimensions",
+                                    "add a dimension file next to _category.yaml, or remove the category"))
+        if meta is not None:
+            dims.sort(key=lambda d: (d.model.order is None, d.model.order or 0, d.id))
+            categories.append(CategoryRecord(cat.slug, cat.meta, meta, dims))
+    findings.extend(rules.check_artifacts(store))
+    categories.sort(key=lambda c: (c.model.order is None, c.model.order or 0, c.slug))
+    findings.sort(key=Finding.sort_key)
+    return CheckResult(Ledger(loaded.root, settings, categories), findings, count)
+
+
+# --- schema errors as findings --------------------------------------------------------------
+
+_EXPECTED = {"string_type": "text", "float_type": "number", "int_type": "whole number", "int_from_float": "whole number",
+             "bool_type": "boolean", "list_type": "list", "dict_type": "mapping", "model_type": "mapping",
+             "model_attributes_type": "mapping"}
+UNION_TAGS = ("~text", "~link")
+
+
+def _validate(doc: Document | None, model: type[Record], findings: list[Finding]):
+    """The validated model of doc, or None after recording why not."""
+    if doc is None or doc.data is None:
+        return None
+    try:
+        return model.model_validate(doc.data)
+    except ValidationError as exc:
+        for err in exc.errors(include_url=False):
+            findings.append(schema_finding(doc, model, err))
+        return None
+
+
+def schema_finding(doc: Document, model: type[BaseModel], err: dict) -> Finding:
+    """One pydantic error as a finding at the offending key or value."""
+    loc = _clean_loc(doc.data, err["loc"])
+    kind = err["type"]
+    name = _dotted(loc)
+    value = err.get("input")
+    if kind == "missing":
+        pos = doc.pos(loc[:-1], key=True) if len(loc) > 1 else doc.pos(())
+        desc = _field_description(model, loc)
+        return finding("SC201", doc.file, pos, f"missing required field '{name}'",
+                       f"add `{loc[-1]}:`" + (f" ({desc})" if desc else ""))
+    if kind == "extra_forbidden":
+        known = _known_keys(model, loc)
+        near = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
+        hint = f"did you mean '{near[0]}'?" if near else "known fields here: " + ", ".join(known)
+        return finding("SC202", doc.file, doc.pos(loc, key=True), f"unknown field '{name}'", hint)
+    pos = doc.pos(loc)
+    if kind.startswith("SC"):
+        return finding(kind, doc.file, pos, f"{name}: {err['msg']}" if name else err["msg"], _custom_hint(kind))
+    if kind in _EXPECTED:
+        expected = _EXPECTED[kind]
+        if name.startswith("trace[") and expected == "mapping":
+            expected = "path, URL, or {path:, label:} mapping"
+        hint = "check the value's type"
+        if expected == "text" and isinstance(value, (int, float, bool)):
+            hint = "quote the value to make it text"
+        elif expected == "number" and isinstance(value, str):
+            hint = "write the number without quotes"
+        return finding("SC203", doc.file, pos, f"'{name}' must be a {expected}, not {_yaml_kind(value)}", hint)
+    if kind == "literal_error":
+        allowed = err.get("ctx", {}).get("expected", "")
+        options = [o.strip(" '") for o in allowed.replace(" or ", ", ").split(",")]
+        near = difflib.get_close_matches(str(value), options, n=1, cutoff=0.5)
+        hint = f"did you mean '{near[0]}'?" if near else f"use one of {allowed}"
+        return finding("SC204", doc.file, pos, f"'{name}' is '{value}'; it must be one of {allowed}", hint)
+    return finding("SC204", doc.file, pos, f"'{name}': {err['msg'][0].lower()}{err['msg'][1:]}",
+                   "see docs/format.md for the allowed values")
+
+
+_CUSTOM_HINTS = {
+    "SC205": "write the date as YYYY, YYYY-MM or YYYY-MM-DD, e.g. 2024-01",
+    "SC206": "add `unit:` and `better: higher` (or lower) next to `value:`",
+    "SC207": "keep claim to one line; put the detail in note:",
+    "SC403": "use a full http:// or https:// URL",
+    "SC601": "use the http(s) URL of the paper, post or page that states the bar",
+    "SC204": "see docs/format.md for the allowed values",
+}
+
+
+def _custom_hint(code: str) -> str:
+    return _CUSTOM_HINTS.get(code, "see docs/rules.md")
+
+
+def _clean_loc(data: object, loc: tuple) -> tuple:
+    """The error location as keys and indexes of the data, without union member tags."""
+    out = []
+    for part in loc:
+        if part in UNION_TAGS or (isinstance(part, str) and "[" in part):
+            continue
+        out.append(part)
+    return tuple(out)
+
+
+def _dotted(loc: tuple) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _model_in(annotation) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        found = _model_in(arg)
+        if found:
+            return found
+    return None
+
+
+def _model_at(model: type[BaseModel], loc: tuple) -> type[BaseModel] | None:
+    cls: type[BaseModel] | None = model
+    for part in loc:
+        if isinstance(part, int) or cls is None:
+            continue
+        field = cls.model_fields.get(part)
+        cls = _model_in(field.annotation) if field else None
+    return cls
+
+
+def _known_keys(model: type[BaseModel], loc: tuple) -> list[str]:
+    cls = _model_at(model, loc[:-1])
+    return sorted(cls.model_fields) if cls else []
+
+
+def _field_description(model: type[BaseModel], loc: tuple) -> str:
+    cls = _model_at(model, loc[:-1])
+    field = cls.model_fields.get(loc[-1]) if cls else None
+    return (field.description or "") if field else ""
+
+
+def _yaml_kind(value: object) -> str:
+    if value is None:
+        return "empty (null)"
+    return {bool: "a boolean", int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping"}.get(
+        type(value), "a value") + (f" ({value!r})" if isinstance(value, (int, float, bool)) else "")

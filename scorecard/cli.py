@@ -1,0 +1,152 @@
+"""The command line: each command parses options, calls one function, sets the exit status.
+
+Heavy modules (pydantic, jinja2, markdown-it) are imported inside the commands, so
+`scorecard --help` and the click start-up stay fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+
+
+def _root(option: str | None) -> Path:
+    """The ledger root: --root, or the nearest folder up from here with scorecard.yaml."""
+    from .load import LedgerNotFound, find_root
+
+    try:
+        if option is not None:
+            root = Path(option)
+            if not (root / "scorecard.yaml").is_file():
+                raise LedgerNotFound(f"--root {option}: no scorecard.yaml there (error SC001: not a ledger)")
+            return root.resolve()
+        return find_root(Path.cwd())
+    except LedgerNotFound as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+root_option = click.option("--root", "root", metavar="DIR", default=None,
+                           help="Ledger root (default: the nearest folder up from here with scorecard.yaml).")
+strict_option = click.option("--strict", is_flag=True, help="Fail on warnings too.")
+
+
+class Group(click.Group):
+    """A group that turns an unexpected exception into a short message, not a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the last line of defence
+            if os.environ.get("SCORECARD_DEBUG"):
+                raise
+            click.echo(f"scorecard: internal error: {type(exc).__name__}: {exc}\n"
+                       "This is a bug in scorecard, not in your ledger; rerun with SCORECARD_DEBUG=1 for details.",
+                       err=True)
+            sys.exit(3)
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="scorecard")
+def main() -> None:
+    """scorecard: a claims ledger and the static site that publishes it."""
+
+
+@main.command()
+@root_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]), default="text",
+              show_default=True, help="How to print the findings.")
+@strict_option
+def validate(root: str | None, fmt: str, strict: bool) -> None:
+    """Check the ledger; print every finding. Exit 0 clean, 1 findings, 2 usage error."""
+    from . import pipeline, report
+
+    ledger_root = _root(root)
+    result, _ = pipeline.validate(ledger_root)
+    prefix = _repo_prefix(ledger_root)
+    click.echo(report.render(fmt, result.findings, result.dimension_count, style=click.style, prefix=prefix,
+                             version=__version__), nl=False)
+    sys.exit(EXIT_FINDINGS if pipeline.fails(result, strict) else 0)
+
+
+def _repo_prefix(root: Path) -> str:
+    """The ledger root relative to the current folder, for annotation paths (empty if it is here)."""
+    try:
+        rel = root.relative_to(Path.cwd().resolve())
+    except ValueError:
+        return ""
+    return "" if str(rel) == "." else rel.as_posix() + "/"
+
+
+@main.command()
+@root_option
+@click.option("--out", default=None, metavar="DIR", help="Output folder (default: site/ in the ledger root).")
+@strict_option
+def build(root: str | None, out: str | None, strict: bool) -> None:
+    """Validate, then build the static site (refused if the ledger has errors)."""
+    from . import pipeline, report
+    from .write import OutputRefused
+
+    ledger_root = _root(root)
+    out_dir = Path(out).resolve() if out else ledger_root / "site"
+    try:
+        outcome = pipeline.build(ledger_root, out_dir, strict=strict)
+    except OutputRefused as exc:
+        raise click.UsageError(str(exc)) from None
+    checked = outcome.checked
+    if outcome.refused:
+        click.echo(report.text(checked.findings, checked.dimension_count, style=click.style), nl=False, err=True)
+        click.echo("build refused: fix the errors above first (the previous site, if any, is unchanged)", err=True)
+        sys.exit(EXIT_FINDINGS)
+    if checked.findings:
+        click.echo(report.text(checked.findings, checked.dimension_count, style=click.style), nl=False, err=True)
+    click.echo(f"built {outcome.pages} files for {checked.dimension_count} dimensions in {_shown(out_dir)}")
+
+
+def _shown(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+@main.command()
+@click.option("--out", default=None, metavar="DIR", help="Write <kind>.schema.json files into DIR instead of printing.")
+@click.argument("kind", required=False, type=click.Choice(["scorecard", "category", "dimension"]))
+def schema(out: str | None, kind: str | None) -> None:
+    """Print the JSON Schema (draft-07) of a record kind, or write all of them with --out."""
+    import json
+
+    from .model import MODELS, json_schema
+
+    if out is None:
+        click.echo(json.dumps(json_schema(kind or "dimension"), indent=2, sort_keys=True))
+        return
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in sorted(MODELS):
+        (folder / f"{name}.schema.json").write_text(json.dumps(json_schema(name), indent=2, sort_keys=True) + "\n",
+                                                    encoding="utf-8")
+    click.echo(f"wrote {len(MODELS)} schemas to {folder}")
+
+
+@main.command()
+def rules() -> None:
+    """List every rule code with its severity and meaning (details: docs/rules.md)."""
+    from .findings import RULES
+
+    for rule in RULES.values():
+        click.echo(f"{rule.code}  {rule.severity:<7}  {rule.name:<24} {rule.summary}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,148 @@
+"""Evidence artifacts: JSON files read once, and RFC 6901 pointers into them."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .paths import PathProblem, resolve_inside
+
+
+class PointerError(Exception):
+    """A pointer that is malformed (syntax=True) or does not resolve."""
+
+    def __init__(self, message: str, syntax: bool = False):
+        super().__init__(message)
+        self.message, self.syntax = message, syntax
+
+
+def parse_pointer(pointer: str) -> list[str]:
+    """The reference tokens of an RFC 6901 pointer ('' is the whole document)."""
+    if pointer == "":
+        return []
+    if not pointer.startswith("/"):
+        raise PointerError(f"pointer '{pointer}' must start with '/'", syntax=True)
+    tokens = []
+    for raw in pointer[1:].split("/"):
+        i = raw.find("~")
+        while i != -1:
+            if raw[i + 1: i + 2] not in ("0", "1"):
+                raise PointerError(f"'~' in pointer '{pointer}' must be followed by 0 or 1 (~0 is '~', ~1 is '/')", syntax=True)
+            i = raw.find("~", i + 2)
+        tokens.append(raw.replace("~1", "/").replace("~0", "~"))
+    return tokens
+
+
+def escape_token(token: str) -> str:
+    """One pointer token, escaped (~ as ~0, / as ~1)."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def resolve_pointer(data: object, pointer: str) -> object:
+    """The value pointer names in data; PointerError where it does not resolve."""
+    node = data
+    walked = ""
+    for token in parse_pointer(pointer):
+        if isinstance(node, dict):
+            if token not in node:
+                near = _near(token, node)
+                raise PointerError(f"no key '{token}' at '{walked or '/'}'" + (f" (did you mean '{near}'?)" if near else ""))
+            node = node[token]
+        elif isinstance(node, list):
+            if token == "-":
+                raise PointerError(f"'-' at '{walked or '/'}' names the element after the last, which never exists")
+            if not token.isdigit() or (len(token) > 1 and token[0] == "0"):
+                raise PointerError(f"'{token}' at '{walked or '/'}' is not an array index")
+            if int(token) >= len(node):
+                raise PointerError(f"index {token} at '{walked or '/'}' is past the end (length {len(node)})")
+            node = node[int(token)]
+        else:
+            raise PointerError(f"'{walked}' is a {json_kind(node)}, which has no member '{token}'")
+        walked += "/" + escape_token(token)
+    return node
+
+
+def _near(token: str, node: dict) -> str | None:
+    import difflib
+
+    keys = [k for k in node if isinstance(k, str)]
+    match = difflib.get_close_matches(token, keys, n=1, cutoff=0.75)
+    return match[0] if match else None
+
+
+def json_kind(value: object) -> str:
+    """The JSON name of a value's type."""
+    if value is None:
+        return "null"
+    return {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}.get(type(value), "value")
+
+
+def is_number(value: object) -> bool:
+    """A finite JSON number (booleans are not numbers)."""
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+@dataclass(slots=True)
+class Artifact:
+    """A JSON file: its parsed data, or why it could not be read."""
+
+    rel: str
+    data: object = None
+    error: str | None = None
+    meta: dict = field(default_factory=dict)
+    raw: bytes = b""
+
+
+class ArtifactStore:
+    """Reads each JSON file of the ledger at most once per run."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._cache: dict[str, Artifact] = {}
+
+    def get(self, rel: str) -> Artifact:
+        """The artifact at rel (relative to the root); PathProblem if the path is unsafe."""
+        cached = self._cache.get(rel)
+        if cached is None:
+            cached = self._cache[rel] = self._read(rel)
+        return cached
+
+    def loaded(self) -> dict[str, Artifact]:
+        """Every artifact read so far, by path."""
+        return dict(self._cache)
+
+    def _read(self, rel: str) -> Artifact:
+        path = resolve_inside(self.root, rel)
+        art = Artifact(rel)
+        try:
+            art.raw = path.read_bytes()
+        except FileNotFoundError:
+            art.error = "missing"
+            return art
+        except IsADirectoryError:
+            art.error = "a folder, not a file"
+            return art
+        except OSError as exc:
+            art.error = f"unreadable: {exc.strerror}"
+            return art
+        try:
+            art.data = json.loads(art.raw.decode("utf-8-sig"), parse_constant=_reject_constant)
+        except UnicodeDecodeError:
+            art.error = "not UTF-8 text"
+        except json.JSONDecodeError as exc:
+            art.error = f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        except (ValueError, RecursionError) as exc:
+            art.error = f"invalid JSON: {exc}"
+        if isinstance(art.data, dict) and isinstance(art.data.get("meta"), dict):
+            art.meta = art.data["meta"]
+        return art
+
+
+__all__ = ["Artifact", "ArtifactStore", "PathProblem", "PointerError", "escape_token", "is_number",
+           "json_kind", "parse_pointer", "resolve_pointer"]

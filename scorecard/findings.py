@@ -1,0 +1,118 @@
+"""Findings as values, and the catalogue of every rule the validator can report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule: a stable code, a short name, its default severity and its meaning."""
+
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A problem in the ledger, pointing at a file, line and column (1-based)."""
+
+    file: str
+    line: int
+    col: int
+    code: str
+    message: str
+    hint: str = ""
+    severity: Severity = "error"
+
+    def sort_key(self) -> tuple:
+        """Order findings by file, then position, then code."""
+        return (self.file, self.line, self.col, self.code, self.message)
+
+    def as_dict(self) -> dict:
+        """The stable JSON shape of a finding (see docs/rules.md)."""
+        return {
+            "file": self.file,
+            "line": self.line,
+            "column": self.col,
+            "code": self.code,
+            "rule": RULES[self.code].name,
+            "severity": self.severity,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+def _rules(*rows: tuple[str, str, Severity, str]) -> dict[str, Rule]:
+    return {code: Rule(code, name, sev, summary) for code, name, sev, summary in rows}
+
+
+# The catalogue. Codes are stable: never reuse or renumber one; retire it instead.
+RULES: dict[str, Rule] = _rules(
+    # Ledger structure
+    ("SC001", "ledger-not-found", "error", "No scorecard.yaml in the folder or any parent: not a ledger."),
+    ("SC002", "claims-missing", "error", "The ledger has no claims/ folder."),
+    ("SC003", "not-yaml", "error", "A file in claims/ is not a .yaml file."),
+    ("SC004", "bad-slug", "error", "A category folder or dimension file name is not a valid slug."),
+    ("SC005", "category-file-missing", "error", "A category folder has no _category.yaml."),
+    ("SC006", "duplicate-id", "error", "Two dimensions share an id (ids are unique across the ledger)."),
+    ("SC007", "misplaced-file", "error", "A file or folder sits where the ledger layout has none."),
+    ("SC008", "empty-category", "warning", "A category has no dimensions."),
+    # YAML hygiene
+    ("SC101", "yaml-syntax", "error", "The file is not valid YAML."),
+    ("SC102", "duplicate-key", "error", "A mapping has the same key twice."),
+    ("SC103", "yaml-alias", "error", "Anchors and aliases (*name) are not allowed."),
+    ("SC104", "multiple-documents", "error", "A file holds more than one YAML document."),
+    ("SC105", "not-a-mapping", "error", "The file's top-level value is not a mapping."),
+    ("SC106", "empty-file", "error", "The file is empty."),
+    ("SC107", "not-utf8", "error", "The file is not UTF-8 text."),
+    ("SC108", "file-too-large", "error", "The file is over the size limit (1 MiB)."),
+    ("SC109", "too-deep", "error", "The YAML nests deeper than the limit."),
+    ("SC110", "yaml-tag", "error", "A YAML tag (!tag) other than !!str is used."),
+    ("SC111", "ambiguous-scalar", "warning", "yes/no/on/off: a YAML 1.1 boolean read as text; quote it."),
+    ("SC112", "complex-key", "error", "A mapping key is not a plain string."),
+    # Schema
+    ("SC201", "missing-field", "error", "A required field is missing."),
+    ("SC202", "unknown-field", "error", "A field the format does not define."),
+    ("SC203", "wrong-type", "error", "A field has the wrong type."),
+    ("SC204", "invalid-value", "error", "A field's value is not one the format allows."),
+    ("SC205", "bad-date", "error", "A date is not YYYY, YYYY-MM or YYYY-MM-DD, or not a real date."),
+    ("SC206", "value-needs-unit", "error", "sota.value is given without unit and better."),
+    ("SC207", "claim-not-one-line", "error", "claim must be a single line."),
+    # Evidence
+    ("SC301", "result-missing", "error", "A measured status has no result."),
+    ("SC302", "result-forbidden", "error", "A status without a number carries a result."),
+    ("SC303", "evidence-outside", "error", "result.evidence is not a .json file under evidence/."),
+    ("SC304", "evidence-not-found", "error", "The evidence file does not exist."),
+    ("SC305", "evidence-bad-json", "error", "The evidence file is not valid JSON (NaN and Infinity are not JSON)."),
+    ("SC306", "bad-pointer", "error", "A JSON pointer is not valid RFC 6901 syntax."),
+    ("SC307", "pointer-unresolved", "error", "A JSON pointer does not resolve in its file."),
+    ("SC308", "not-a-number", "error", "The value a result points at is not a finite number."),
+    ("SC309", "evidence-meta", "warning", "An artifact's meta is not an object, or its meta.date is not YYYY-MM-DD."),
+    # Traces and paths
+    ("SC401", "trace-not-found", "error", "A trace names a file that does not exist."),
+    ("SC402", "trace-fragment", "error", "A trace fragment is not a JSON pointer into a JSON file, or does not resolve."),
+    ("SC403", "bad-url", "error", "A URL is not http(s) with a host."),
+    ("SC404", "path-escapes", "error", "A path leaves the ledger root (.., absolute, backslash, or a symlink out)."),
+    ("SC405", "trace-not-file", "error", "A trace names a folder, not a file."),
+    # Honesty
+    ("SC501", "leads-not-ahead", "error", "status is leads but the result is not better than the SOTA value."),
+    ("SC502", "trails-not-behind", "error", "status is trails but the result is not worse than the SOTA value."),
+    ("SC503", "parity-out-of-tolerance", "error", "status is parity but the result is outside the parity tolerance."),
+    ("SC504", "lead-within-tolerance", "warning", "status is leads but the margin is within the parity tolerance."),
+    # Sources
+    ("SC601", "source-not-url", "error", "sota.source is not an http(s) URL."),
+    ("SC602", "date-in-future", "error", "sota.date is in the future."),
+    ("SC603", "source-stale", "warning", "sota.date is older than stale_after_months."),
+)
+
+
+def finding(code: str, file: str, pos: tuple[int, int], message: str, hint: str = "") -> Finding:
+    """Make a finding with the rule's default severity."""
+    line, col = pos
+    return Finding(file, line, col, code, message, hint, RULES[code].severity)

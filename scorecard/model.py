@@ -1,0 +1,210 @@
+"""The ledger's records as pydantic models: the one source of the schema.
+
+Custom checks raise ``PydanticCustomError`` whose type is the rule code (``SC205``), so the
+check stage can map every schema error to a finding without a second list of rules.
+"""
+
+from __future__ import annotations
+
+import calendar
+import math
+import re
+from typing import Annotated, Literal, Union
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic_core import PydanticCustomError
+
+STATUSES = ("leads", "parity", "trails", "simulated", "no-claim", "out-of-scope")
+MEASURED = frozenset({"leads", "parity", "trails", "simulated"})
+GLYPHS = {"leads": "●", "parity": "◐", "trails": "◑", "simulated": "◌", "no-claim": "○", "out-of-scope": "–"}
+Status = Literal["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]
+
+DATE_RE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
+URL_RE = re.compile(r"^https?://[^\s/?#]+[^\s]*$", re.IGNORECASE)
+
+
+def _non_empty(value: str) -> str:
+    if not value.strip():
+        raise PydanticCustomError("SC204", "must not be empty")
+    return value
+
+
+def _one_line(value: str) -> str:
+    if "\n" in value.strip():
+        raise PydanticCustomError("SC207", "claim must be one line; it has {n} lines", {"n": value.strip().count("\n") + 1})
+    return value
+
+
+def _year_as_text(value: object) -> object:
+    # `date: 2024` is an integer to YAML; the format means the year.
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def parse_date(value: str) -> tuple[int, int | None, int | None] | None:
+    """(year, month, day) of a YYYY, YYYY-MM or YYYY-MM-DD date, or None if not a real date."""
+    m = DATE_RE.match(value)
+    if not m:
+        return None
+    year, month, day = int(m[1]), m[2] and int(m[2]), m[3] and int(m[3])
+    if month is not None and not 1 <= month <= 12:
+        return None
+    if day is not None and not 1 <= day <= calendar.monthrange(year, month)[1]:
+        return None
+    return year, month or None, day or None
+
+
+def _date(value: str) -> str:
+    if parse_date(value) is None:
+        raise PydanticCustomError("SC205", "'{value}' is not a date of the form YYYY, YYYY-MM or YYYY-MM-DD", {"value": value})
+    return value
+
+
+def _source_url(value: str) -> str:
+    if not URL_RE.match(value):
+        raise PydanticCustomError("SC601", "'{value}' is not an http(s) URL", {"value": value})
+    return value
+
+
+def _http_url(value: str) -> str:
+    if not URL_RE.match(value):
+        raise PydanticCustomError("SC403", "'{value}' is not an http(s) URL", {"value": value})
+    return value
+
+
+def _finite(value: float) -> float:
+    if not math.isfinite(value):
+        raise PydanticCustomError("SC204", "must be a finite number, not {value}", {"value": value})
+    return value
+
+
+Text = Annotated[str, AfterValidator(_non_empty)]
+OneLine = Annotated[str, AfterValidator(_non_empty), AfterValidator(_one_line)]
+DateText = Annotated[str, BeforeValidator(_year_as_text), AfterValidator(_date),
+                     Field(json_schema_extra={"pattern": DATE_RE.pattern})]
+SourceUrl = Annotated[str, AfterValidator(_source_url), Field(json_schema_extra={"pattern": "^https?://"})]
+HttpUrl = Annotated[str, AfterValidator(_http_url), Field(json_schema_extra={"pattern": "^https?://"})]
+Number = Annotated[float, AfterValidator(_finite)]
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
+
+
+class Record(BaseModel):
+    """Base of every record: strict types, unknown keys rejected, immutable."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Settings(Record):
+    """scorecard.yaml: the ledger's settings."""
+
+    title: Text = Field(description="The scorecard's title.")
+    subject: Text = Field(description='The system being scored (the "fak" column).')
+    description: str | None = Field(None, description="Markdown shown under the title.")
+    stale_after_months: int | None = Field(None, ge=1, description="A SOTA source older than this warns.")
+    parity_tolerance: float = Field(0.05, ge=0, lt=1, description="|result/bar - 1| within this is parity.")
+    base_url: HttpUrl | None = Field(None, description="Canonical base URL of the published site.")
+
+
+class Category(Record):
+    """claims/<category>/_category.yaml."""
+
+    title: Text = Field(description="The category's title.")
+    short: str | None = Field(None, description="Short name for page titles.")
+    summary: str | None = Field(None, description="Markdown summary.")
+    order: int | None = Field(None, description="Categories sort by (order, slug); unordered ones come last.")
+
+
+class Sota(Record):
+    """The state-of-the-art bar to beat."""
+
+    bar: Text = Field(description="Markdown: the bar in words.")
+    value: Number | None = Field(None, description="The bar as a number.")
+    unit: str | None = Field(None, description="Unit of value; required with value.")
+    better: Literal["higher", "lower"] | None = Field(None, description="Which direction is better; required with value.")
+    source: SourceUrl = Field(description="http(s) URL of the source.")
+    date: DateText = Field(description="YYYY, YYYY-MM or YYYY-MM-DD; not in the future.")
+
+    @model_validator(mode="after")
+    def _value_has_unit(self) -> "Sota":
+        if self.value is not None and (self.unit is None or self.better is None):
+            missing = " and ".join(k for k in ("unit", "better") if getattr(self, k) is None)
+            raise PydanticCustomError("SC206", "sota.value is given without {missing}", {"missing": missing})
+        return self
+
+
+class Result(Record):
+    """Where the measured number lives: an evidence file and a JSON pointer into it."""
+
+    evidence: Text = Field(description="Path of a JSON file under evidence/.")
+    pointer: str = Field(description="RFC 6901 JSON pointer to a finite number.")
+    unit: Text = Field(description="Unit of the measured number.")
+
+
+class TraceLink(Record):
+    """A trace entry with a label: a path (with optional #/pointer) or a URL."""
+
+    path: Text | None = Field(None, description="A file in the ledger (optionally #/pointer), or an http(s) URL.")
+    url: HttpUrl | None = Field(None, description="An external http(s) URL (not fetched).")
+    label: str | None = Field(None, description="Text shown for the link.")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> "TraceLink":
+        if (self.path is None) == (self.url is None):
+            raise PydanticCustomError("SC204", "a trace entry needs exactly one of path: or url:")
+        return self
+
+    @property
+    def target(self) -> str:
+        """The path or URL the entry points at."""
+        return self.path if self.path is not None else self.url  # type: ignore[return-value]
+
+
+def _trace_kind(value: object) -> str:
+    return "~text" if isinstance(value, str) else "~link"
+
+
+# A discriminated union, so a bad entry reports the errors of one form, not of both.
+Trace = Annotated[Union[Annotated[Text, Tag("~text")], Annotated[TraceLink, Tag("~link")]], Discriminator(_trace_kind)]
+
+
+class Dimension(Record):
+    """claims/<category>/<id>.yaml: one dimension the field competes on."""
+
+    title: Text = Field(description="What is measured.")
+    why: Text = Field(description="Markdown: why the field competes on it.")
+    sota: Sota
+    leaders: list[Text] = Field(default_factory=list, description="Leading systems (inline Markdown).")
+    status: Status = Field(description="Where the subject stands: " + ", ".join(STATUSES) + ".")
+    claim: OneLine = Field(description="One line: our position in words.")
+    result: Result | None = Field(None, description="Required for measured statuses, forbidden otherwise.")
+    note: str | None = Field(None, description="Markdown note.")
+    trace: list[Trace] = Field(default_factory=list, description="Files, files#/pointer, or URLs backing the claim.")
+    order: int | None = Field(None, description="Position in the category; dimensions sort by (order, id).")
+
+
+MODELS: dict[str, type[Record]] = {"scorecard": Settings, "category": Category, "dimension": Dimension}
+
+
+def json_schema(kind: str) -> dict:
+    """The draft-07 JSON Schema of one record kind, for editors and check-jsonschema."""
+    model = MODELS[kind]
+    schema = model.model_json_schema(ref_template="#/definitions/{model}")
+    if "$defs" in schema:
+        schema["definitions"] = schema.pop("$defs")
+    _allow_year_number(schema)
+    return {"$schema": "http://json-schema.org/draft-07/schema#",
+            "$id": f"https://scorecard.invalid/schema/{kind}.schema.json", **schema}
+
+
+def _allow_year_number(node: object) -> None:
+    # Editors read `date: 2024` as an integer, and the model accepts it as the year.
+    if isinstance(node, dict):
+        date = node.get("properties", {}).get("date")
+        if isinstance(date, dict) and date.get("type") == "string" and "pattern" in date:
+            date.pop("type")
+            pattern = date.pop("pattern")
+            date["anyOf"] = [{"type": "string", "pattern": pattern}, {"type": "integer", "minimum": 1000, "maximum": 9999}]
+        for value in node.values():
+            _allow_year_number(value)
+    elif isinstance(node, list):
+        for value in node:
+            _allow_year_number(value)

@@ -1,0 +1,57 @@
+"""The one orchestrator: load -> check -> resolve -> render -> write."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+from .check import CheckResult, check
+from .evidence import ArtifactStore
+from .load import load_ledger
+
+
+def today() -> date:
+    """The reference date: SOURCE_DATE_EPOCH when set (reproducible), else the clock."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        return datetime.fromtimestamp(int(epoch), tz=timezone.utc).date()
+    return date.today()
+
+
+def validate(root: Path) -> tuple[CheckResult, ArtifactStore]:
+    """Load and check the ledger at root."""
+    store = ArtifactStore(root)
+    result = check(load_ledger(root), store, today())
+    return result, store
+
+
+@dataclass(slots=True)
+class BuildOutcome:
+    """What a build did: the check result, and the pages written (empty when refused)."""
+
+    checked: CheckResult
+    pages: int
+    out: Path | None
+    refused: bool
+
+
+def fails(result: CheckResult, strict: bool) -> bool:
+    """Whether the findings fail the run (errors, or any finding under --strict)."""
+    return bool(result.errors) or (strict and bool(result.findings))
+
+
+def build(root: Path, out: Path, strict: bool = False, guard=None) -> BuildOutcome:
+    """Validate, then render and write the site atomically; refuse if the ledger has errors."""
+    from .render import render_site
+    from .resolve import resolve_ledger
+    from .write import write_site
+
+    result, store = validate(root)
+    if fails(result, strict):
+        return BuildOutcome(result, 0, None, True)
+    resolved = resolve_ledger(result.ledger, store, today())
+    pages = render_site(resolved)
+    write_site(root, out, pages, guard=guard)
+    return BuildOutcome(result, len(pages), out, False)
