@@ -187,11 +187,18 @@ def _custom_hint(code: str) -> str:
 
 
 def _clean_loc(data: object, loc: tuple) -> tuple:
-    """The error location as keys and indexes of the data, without union member tags."""
-    out = []
-    for part in loc:
-        if part in UNION_TAGS or (isinstance(part, str) and "[" in part):
-            continue
+    """The error location as keys and indexes of the data, without pydantic's union member tags."""
+    out: list = []
+    node = data
+    for i, part in enumerate(loc):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        elif part in UNION_TAGS or (isinstance(part, str) and "[" in part and i < len(loc) - 1):
+            continue  # a tag pydantic adds for a union member or a validator, not part of the data
+        else:
+            node = None  # a key that is not there: the missing field itself
         out.append(part)
     return tuple(out)
 

@@ -96,6 +96,8 @@ _NULL = {"", "~", "null", "Null", "NULL"}
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _YAML11_BOOL = {w for b in ("yes", "no", "on", "off", "y", "n") for w in (b, b.title(), b.upper())}
 _STR_TAG = "tag:yaml.org,2002:str"
+# Explicit tags allowed: for scalars !!str and the non-specific "!", for collections their own.
+_ALLOWED_TAGS = {True: ("!", _STR_TAG), False: ("!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")}
 
 
 def _plain_scalar(text: str):
@@ -135,6 +137,11 @@ def parse_yaml(text: str, doc: Document, findings: list[Finding]) -> None:
         message = f"YAML syntax error: {exc.problem or exc.context}"
         hint = "fix the YAML syntax at this position"
         line_text = text.splitlines()[pos[0] - 1] if mark and pos[0] <= len(text.splitlines()) else ""
+        if "maximum nesting depth" in message:
+            findings.append(finding("SC109", doc.file, pos, "nesting deeper than the parser allows",
+                                    "flatten the structure; records need only a few levels"))
+            doc.data = None
+            return
         if "\t" in line_text[: len(line_text) - len(line_text.lstrip(" \t"))] or "'\\t'" in message:
             message = "YAML syntax error: a tab in the indentation"
             hint = "indent with spaces only; YAML does not allow tabs for indentation"
@@ -222,7 +229,7 @@ def _build(parser, doc: Document, findings: list[Finding]) -> None:
             continue
         marks[path] = pos
         tag = event.tag
-        if tag is not None and tag not in ("!", _STR_TAG) and not (kind is not yaml.ScalarEvent and tag.startswith("tag:yaml.org,2002:")):
+        if tag is not None and tag not in _ALLOWED_TAGS[kind is yaml.ScalarEvent]:
             findings.append(finding("SC110", file, pos, f"YAML tag '{tag}' is not allowed",
                                     "remove the tag; quote the value if it must be text"))
             raise _Stop

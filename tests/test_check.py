@@ -1,0 +1,83 @@
+"""Check stage: schema mapping, honesty margins, ordering, findings sorted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scorecard import pipeline
+from scorecard.rules import margin
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+@pytest.mark.parametrize("result,bar,better,expected", [
+    (12, 10, "higher", 0.2), (8, 10, "higher", -0.2), (8, 10, "lower", 0.2), (12, 10, "lower", -0.2),
+    (1, 0, "higher", 1), (-1, 0, "lower", 1),
+])
+def test_margin_is_direction_aware(result, bar, better, expected):
+    assert margin(result, bar, better) == pytest.approx(expected)
+
+
+def set_result(root: Path, status: str, value: float, better: str = "higher", unit: str = "req/s") -> list[str]:
+    write(root, "evidence/run.json", f'{{"runs": [{{"rps": {value}}}]}}')
+    text = (root / "claims/core/alpha.yaml").read_text()
+    text = text.replace("status: leads", f"status: {status}").replace("better: higher", f"better: {better}")
+    text = text.replace("  unit: req/s\ntrace:", f"  unit: {unit}\ntrace:")
+    write(root, "claims/core/alpha.yaml", text)
+    result, _ = pipeline.validate(root)
+    return [f.code for f in result.findings]
+
+
+@pytest.mark.parametrize("status,value,better,codes", [
+    ("leads", 12, "higher", []), ("leads", 10, "higher", ["SC501"]), ("leads", 10.4, "higher", ["SC504"]),
+    ("parity", 10.5, "higher", []), ("parity", 9.5, "higher", []), ("parity", 10.6, "higher", ["SC503"]),
+    ("trails", 9, "higher", []), ("trails", 11, "higher", ["SC502"]),
+    ("leads", 8, "lower", []), ("trails", 12, "lower", []), ("leads", 12, "lower", ["SC501"]),
+    ("simulated", 1, "higher", []),
+])
+def test_honesty(base_ledger, status, value, better, codes):
+    assert set_result(base_ledger, status, value, better) == codes
+
+
+def test_honesty_needs_a_shared_unit(base_ledger):
+    assert set_result(base_ledger, "leads", 1, unit="rps") == []
+
+
+def test_parity_tolerance_comes_from_settings(base_ledger):
+    write(base_ledger, "scorecard.yaml", "title: T\nsubject: s\nparity_tolerance: 0.25\n")
+    assert set_result(base_ledger, "parity", 12) == []
+
+
+def test_findings_are_sorted_and_all_collected(base_ledger):
+    write(base_ledger, "claims/core/beta.yaml", "title: 1\n")
+    write(base_ledger, "claims/core/alpha.yaml", "title: A\nwhy: w\nsoruce: x\n")
+    result, _ = pipeline.validate(base_ledger)
+    keys = [f.sort_key() for f in result.findings]
+    assert keys == sorted(keys)
+    assert {f.file for f in result.findings} == {"claims/core/alpha.yaml", "claims/core/beta.yaml"}
+    assert len(result.findings) >= 6
+
+
+def test_display_order(base_ledger):
+    write(base_ledger, "claims/aaa/_category.yaml", "title: Unordered\n")
+    write(base_ledger, "claims/aaa/z.yaml", (base_ledger / "claims/core/beta.yaml").read_text() + "order: 1\n")
+    write(base_ledger, "claims/aaa/y.yaml", (base_ledger / "claims/core/beta.yaml").read_text() + "order: 2\n")
+    write(base_ledger, "claims/aaa/x.yaml", (base_ledger / "claims/core/beta.yaml").read_text())
+    result, _ = pipeline.validate(base_ledger)
+    assert result.findings == []
+    cats = result.ledger.categories
+    assert [c.slug for c in cats] == ["core", "aaa"]  # ordered categories first
+    assert [d.id for d in cats[1].dimensions] == ["z", "y", "x"]
+
+
+def test_missing_field_hint_describes_the_field(base_ledger):
+    write(base_ledger, "claims/core/beta.yaml", "title: B\nwhy: w\nstatus: no-claim\nclaim: c\n")
+    result, _ = pipeline.validate(base_ledger)
+    (f,) = result.findings
+    assert (f.code, f.message) == ("SC201", "missing required field 'sota'")

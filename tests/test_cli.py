@@ -1,0 +1,86 @@
+"""End to end through the installed command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from conftest import REPO, bad_case, run_cli
+
+
+def test_validate_example_ledger_from_repo_root():
+    proc = run_cli("validate", cwd=REPO)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().endswith("in 11 dimensions")
+
+
+def test_validate_finds_the_root_from_a_subfolder():
+    proc = run_cli("validate", cwd=REPO / "claims" / "cost-efficiency")
+    assert proc.returncode == 0
+
+
+def test_findings_exit_1_with_file_line_col(tmp_path):
+    root, expect = bad_case("unknown-field-typo", tmp_path / "l")
+    proc = run_cli("validate", "--root", str(root))
+    assert proc.returncode == 1
+    assert f"{expect['file']}:{expect['line']}:3: error SC202 unknown field 'sota.soruce'" in proc.stdout
+    assert "hint: did you mean 'source'?" in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_json_and_github_formats(tmp_path):
+    root, _ = bad_case("pointer-to-bool", tmp_path / "l")
+    proc = run_cli("validate", "--format", "json", cwd=root)
+    doc = json.loads(proc.stdout)
+    assert proc.returncode == 1 and doc["findings"][0]["code"] == "SC308"
+    proc = run_cli("validate", "--format", "github", cwd=root)
+    assert proc.stdout.startswith("::error file=claims/core/alpha.yaml,line=14,col=12,title=SC308 not-a-number::")
+
+
+def test_strict_fails_on_warnings(tmp_path):
+    root, _ = bad_case("source-stale", tmp_path / "l")
+    assert run_cli("validate", cwd=root).returncode == 0
+    assert run_cli("validate", "--strict", cwd=root).returncode == 1
+
+
+def test_outside_a_ledger_is_a_usage_error(tmp_path):
+    proc = run_cli("validate", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "not a ledger" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cli("validate", "--root", str(tmp_path))
+    assert proc.returncode == 2 and "SC001" in proc.stderr
+
+
+def test_bad_option_is_a_usage_error():
+    proc = run_cli("validate", "--format", "xml", cwd=REPO)
+    assert proc.returncode == 2
+
+
+def test_every_bad_ledger_through_the_command_without_traceback(tmp_path):
+    from conftest import LEDGERS
+
+    for case in sorted(p.name for p in (LEDGERS / "bad").iterdir()):
+        root, expect = bad_case(case, tmp_path / case)
+        proc = run_cli("validate", "--strict", "--format", "json", cwd=root)
+        assert proc.returncode == 1, case
+        assert "Traceback" not in proc.stderr, case
+        assert expect["code"] in {f["code"] for f in json.loads(proc.stdout)["findings"]}, case
+
+
+def test_python_dash_m_and_help():
+    proc = subprocess.run([sys.executable, "-m", "scorecard", "--help"], capture_output=True, text=True)
+    assert proc.returncode == 0 and "validate" in proc.stdout and "build" in proc.stdout
+    assert run_cli("--version").stdout.startswith("scorecard, version ")
+
+
+def test_schema_command_prints_draft07():
+    proc = run_cli("schema", "dimension")
+    assert json.loads(proc.stdout)["$schema"] == "http://json-schema.org/draft-07/schema#"
+
+
+def test_rules_command_lists_every_code():
+    from scorecard.findings import RULES
+
+    out = run_cli("rules").stdout
+    assert all(code in out for code in RULES)

@@ -1,0 +1,75 @@
+"""RFC 6901 pointers and the artifact store."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorecard.evidence import ArtifactStore, PointerError, escape_token, is_number, parse_pointer, resolve_pointer
+from scorecard.paths import PathProblem, resolve_inside
+
+DOC = {"foo": ["bar", "baz"], "": 0, "a/b": 1, "c%d": 2, "e^f": 3, "g|h": 4, "i\\j": 5, 'k"l': 6, " ": 7,
+       "m~n": 8, "nested": {"arr": [{"x": 1.5}]}}
+
+
+@pytest.mark.parametrize("pointer,expected", [
+    ("", DOC), ("/foo", ["bar", "baz"]), ("/foo/0", "bar"), ("/", 0), ("/a~1b", 1), ("/c%d", 2), ("/e^f", 3),
+    ("/g|h", 4), ("/i\\j", 5), ('/k"l', 6), ("/ ", 7), ("/m~0n", 8), ("/nested/arr/0/x", 1.5),
+])
+def test_rfc6901_examples_resolve(pointer, expected):
+    assert resolve_pointer(DOC, pointer) == expected
+
+
+@pytest.mark.parametrize("pointer,syntax", [
+    ("foo", True), ("/m~2n", True), ("/m~", True), ("/foo/-", False), ("/foo/01", False), ("/foo/2", False),
+    ("/foo/x", False), ("/missing", False), ("/foo/0/deeper", False),
+])
+def test_bad_pointers(pointer, syntax):
+    with pytest.raises(PointerError) as info:
+        resolve_pointer(DOC, pointer)
+    assert info.value.syntax is syntax
+
+
+def test_unresolved_key_suggests_the_nearest():
+    with pytest.raises(PointerError, match="did you mean 'nested'"):
+        resolve_pointer(DOC, "/nestd")
+
+
+def test_escape_round_trip():
+    assert parse_pointer("/" + escape_token("a/~b")) == ["a/~b"]
+
+
+def test_numbers():
+    assert is_number(1) and is_number(2.5)
+    assert not is_number(True) and not is_number(float("nan")) and not is_number("1") and not is_number(None)
+
+
+def test_store_reads_each_file_once_and_rejects_nan(tmp_path):
+    (tmp_path / "evidence").mkdir()
+    (tmp_path / "evidence" / "a.json").write_text(json.dumps({"meta": {"commit": "abc"}, "v": 1}))
+    (tmp_path / "evidence" / "nan.json").write_text('{"v": NaN}')
+    store = ArtifactStore(tmp_path)
+    first = store.get("evidence/a.json")
+    assert first is store.get("evidence/a.json")
+    assert first.meta == {"commit": "abc"} and first.error is None
+    assert "NaN" in store.get("evidence/nan.json").error
+    assert store.get("evidence/none.json").error == "missing"
+
+
+@pytest.mark.parametrize("rel", ["../x", "a/../../x", "/etc/passwd", "C:/x", "c:\\x", "a\\b", "", " a"])
+def test_unsafe_paths(tmp_path, rel):
+    with pytest.raises(PathProblem):
+        resolve_inside(tmp_path, rel)
+
+
+def test_symlink_out_of_root(tmp_path):
+    root = tmp_path / "root"
+    root.mkdir()
+    (tmp_path / "secret").write_text("s")
+    (root / "link").symlink_to(tmp_path / "secret")
+    (root / "inner").write_text("ok")
+    (root / "good-link").symlink_to(root / "inner")
+    with pytest.raises(PathProblem, match="symlink"):
+        resolve_inside(root, "link")
+    assert resolve_inside(root, "good-link").read_text() == "ok"

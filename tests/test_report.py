@@ -1,0 +1,56 @@
+"""Reporters: exact text, JSON shape, GitHub escaping, SARIF structure."""
+
+from __future__ import annotations
+
+import json
+
+from scorecard import report
+from scorecard.findings import Finding
+
+F = [Finding("claims/a/b.yaml", 3, 5, "SC202", "unknown field 'soruce'", "did you mean 'source'?"),
+     Finding("claims/a/c.yaml", 1, 1, "SC603", "old, stale: 50%\nreally", "update it", "warning")]
+
+
+def test_text_exact():
+    assert report.text(F, 9) == (
+        "claims/a/b.yaml:3:5: error SC202 unknown field 'soruce'\n"
+        "    hint: did you mean 'source'?\n"
+        "claims/a/c.yaml:1:1: warning SC603 old, stale: 50%\nreally\n"
+        "    hint: update it\n"
+        "1 error, 1 warning in 9 dimensions\n")
+
+
+def test_summary_forms():
+    assert report.summary([], 1) == "no problems in 1 dimension"
+    assert report.summary(F[:1] * 2, 3) == "2 errors in 3 dimensions"
+
+
+def test_json_shape():
+    doc = json.loads(report.as_json(F, 9))
+    assert doc["version"] == 1
+    assert doc["summary"] == {"errors": 1, "warnings": 1, "dimensions": 9}
+    assert doc["findings"][0] == {"file": "claims/a/b.yaml", "line": 3, "column": 5, "code": "SC202",
+                                  "rule": "unknown-field", "severity": "error", "message": "unknown field 'soruce'",
+                                  "hint": "did you mean 'source'?"}
+
+
+def test_github_escapes_and_keeps_the_plain_report():
+    out = report.github(F, 9, prefix="ledger/")
+    lines = out.splitlines()
+    assert lines[0] == ("::error file=ledger/claims/a/b.yaml,line=3,col=5,title=SC202 unknown-field::"
+                        "unknown field 'soruce'%0Adid you mean 'source'?")
+    assert lines[1] == ("::warning file=ledger/claims/a/c.yaml,line=1,col=1,title=SC603 source-stale::"
+                        "old, stale: 50%25%0Areally%0Aupdate it")
+    assert "1 error, 1 warning in 9 dimensions" in out
+    assert report.github([], 0).startswith("no problems")
+
+
+def test_sarif_structure():
+    log = json.loads(report.sarif(F, 9, version="0.1.0"))
+    assert log["version"] == "2.1.0"
+    run = log["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["SC202", "SC603"]
+    first = run["results"][0]
+    assert first["ruleId"] == "SC202" and first["level"] == "error"
+    assert first["locations"][0]["physicalLocation"]["region"] == {"startLine": 3, "startColumn": 5}
+    assert run["results"][1]["level"] == "warning"
