@@ -12,12 +12,17 @@ from .evidence import ArtifactStore
 from .load import load_ledger
 
 
-def today() -> date:
-    """The reference date: SOURCE_DATE_EPOCH when set (reproducible), else the clock."""
+def source_date() -> date | None:
+    """The date SOURCE_DATE_EPOCH names, or None when it is not set."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch.isdigit():
         return datetime.fromtimestamp(int(epoch), tz=timezone.utc).date()
-    return date.today()
+    return None
+
+
+def today() -> date:
+    """The validator's reference date: SOURCE_DATE_EPOCH when set (reproducible), else the clock."""
+    return source_date() or date.today()
 
 
 def validate(root: Path) -> tuple[CheckResult, ArtifactStore]:
@@ -51,7 +56,8 @@ def build(root: Path, out: Path, strict: bool = False, guard=None) -> BuildOutco
     result, store = validate(root)
     if fails(result, strict):
         return BuildOutcome(result, 0, None, True)
-    resolved = resolve_ledger(result.ledger, store, today())
+    # The site never shows the clock: "as of" is SOURCE_DATE_EPOCH, else the newest date in the data.
+    resolved = resolve_ledger(result.ledger, store, source_date())
     pages = render_site(resolved)
     write_site(root, out, pages, guard=guard)
     return BuildOutcome(result, len(pages), out, False)

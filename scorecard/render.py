@@ -1,0 +1,320 @@
+"""Render stage, pure: a resolved ledger -> {site path: bytes}. Touches no disk but templates.
+
+Output layout (category slugs cannot start with "_", so nothing here can clash with one):
+  index.html, data.json, search.json, .nojekyll
+  <category>/index.html, <category>/data.json
+  _assets/style.css, _assets/site.js
+  _files/<ledger path>        every cited evidence file and trace document, as committed
+  _files/<ledger path>.html   a readable page of each JSON (cited pointers highlighted) and Markdown file
+  _badges/<id>.svg, _badges/<category>.svg
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from . import __version__
+from .evidence import escape_token
+from .model import GLYPHS, STATUSES
+from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
+
+SCHEMA_VERSION = 1
+ASSETS = ("style.css", "site.js")
+_SAFE_SCHEMES = ("http", "https", "mailto")
+_SCHEME = re.compile(r"^\s*([a-zA-Z][a-zA-Z0-9+.\-]*):")
+STATUS_LABELS = {"leads": "leads", "parity": "parity", "trails": "trails", "simulated": "simulated",
+                 "no-claim": "no claim", "out-of-scope": "out of scope"}
+
+
+def builtin_templates() -> Path:
+    """The theme shipped in the wheel (scorecard/templates), or templates/ in a source checkout."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "templates", here.parent / "templates"):
+        if (candidate / "base.html").is_file():
+            return candidate
+    raise FileNotFoundError("the built-in templates are missing from the installation")
+
+
+# --- untrusted Markdown ---------------------------------------------------------------------
+
+def _safe_link(url: str) -> bool:
+    # Relative links and the allowlisted schemes only; javascript:, data:, vbscript:, file: are dropped.
+    m = _SCHEME.match(url)
+    return m is None or m.group(1).lower() in _SAFE_SCHEMES
+
+
+@functools.lru_cache(maxsize=1)
+def _markdown():
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.enable("table")
+    md.disable("image")  # an image would be an external request from the reader's browser
+    md.validateLink = _safe_link
+    return md
+
+
+@functools.lru_cache(maxsize=65536)
+def markdown_block(text: str | None) -> Markup:
+    """Markdown rendered as block HTML, raw HTML off, links allowlisted; cached by content."""
+    return Markup(_markdown().render(text or ""))
+
+
+@functools.lru_cache(maxsize=65536)
+def markdown_inline(text: str | None) -> Markup:
+    """Markdown rendered inline (no paragraph), with the same safety as markdown_block."""
+    return Markup(_markdown().renderInline(text or ""))
+
+
+def brief(text: str, limit: int = 180) -> str:
+    """The first sentence of text (at most about limit characters), for the index."""
+    flat = " ".join(text.split())
+    m = re.search(r"(?<=[.;])\s", flat)
+    first = flat[: m.start()] if m else flat
+    if len(first) > limit:
+        cut = first.rfind(" ", 0, limit)
+        first = first[: cut if cut > 0 else limit]
+    if first != flat:
+        first = first.rstrip(",;: ") + " …"
+    return first
+
+
+# --- numbers ----------------------------------------------------------------------------------
+
+def fmt_number(value: float) -> str:
+    """A number as a reader expects it: 1,840 · 33.8 · 0.00031 · 7.4."""
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    text = f"{value:.6g}"
+    if "e" not in text and abs(value) >= 1000:
+        whole, _, frac = text.partition(".")
+        text = f"{int(whole):,}" + (f".{frac}" if frac else "")
+    return text
+
+
+def fmt_value(value: float, unit: str | None) -> str:
+    """A number with its unit (no space before x, ×, %)."""
+    if not unit:
+        return fmt_number(value)
+    glue = "" if unit in ("x", "×", "%") else " "
+    return f"{fmt_number(value)}{glue}{unit}"
+
+
+def fmt_ratio(ratio: float) -> str:
+    """A ratio to three significant digits: 1.37×."""
+    return f"{ratio:.3g}×"
+
+
+def fmt_percent(fraction: float) -> str:
+    """0.374 -> 37.4%."""
+    return f"{abs(fraction) * 100:.1f}%".replace(".0%", "%")
+
+
+def pointer_anchor(pointer: str) -> str:
+    """The element id (and fragment) for a JSON pointer on an evidence page: no spaces, URL-safe."""
+    return "p" + quote(pointer, safe="/~-._!$'()*+,;=:@")
+
+
+# --- charts -----------------------------------------------------------------------------------
+
+def bullet_chart(d: ResolvedDimension) -> dict | None:
+    """Geometry of the result-against-bar chart (drawn by the macros template), or None."""
+    if d.comparison is None or d.measured is None:
+        return None
+    bar = d.record.model.sota.value
+    value = d.measured.value
+    top = max(abs(bar), abs(value)) * 1.15 or 1.0
+    width = 240
+
+    def x(v: float) -> float:
+        return round(max(v, 0) / top * width, 1)
+
+    return {"width": width, "value_x": x(value), "bar_x": x(bar),
+            "label": f"{fmt_value(value, d.measured.unit)} against the bar of {fmt_value(bar, d.record.model.sota.unit)}; "
+                     f"{d.comparison.better} is better; {standing_text(d)}"}
+
+
+def standing_text(d: ResolvedDimension) -> str:
+    """'37.0% ahead of the bar', 'level with the bar (within 5%)', '23.3% behind the bar'."""
+    c = d.comparison
+    if c is None:
+        return ""
+    if c.standing == "level":
+        return f"level with the bar ({fmt_percent(c.margin)} {'ahead' if c.margin > 0 else 'behind'}, within tolerance)"
+    return f"{fmt_percent(c.margin)} {c.standing} the bar" if c.standing == "behind" else f"{fmt_percent(c.margin)} ahead of the bar"
+
+
+def counts_chart(counts: dict[str, int]) -> dict:
+    """Geometry of the stacked status bar for counts."""
+    total = sum(counts.values()) or 1
+    width, x, parts = 300, 0.0, []
+    for status in STATUSES:
+        n = counts.get(status, 0)
+        if n:
+            w = round(n / total * width, 1)
+            parts.append({"status": status, "x": round(x, 1), "width": w, "count": n})
+            x += w
+    label = ", ".join(f"{counts[s]} {STATUS_LABELS[s]}" for s in STATUSES if counts.get(s))
+    return {"width": width, "parts": parts, "label": label or "no dimensions"}
+
+
+# --- JSON views -------------------------------------------------------------------------------
+
+def json_lines(data: object, cited: dict[str, list[str]]) -> list[dict]:
+    """Pretty-printed JSON as lines, each value's first line carrying its pointer's anchor."""
+    lines: list[dict] = []
+
+    def emit(value, pointer: str, indent: int, key: str | None, last: bool) -> None:
+        prefix = "  " * indent + (json.dumps(key, ensure_ascii=False) + ": " if key is not None else "")
+        comma = "" if last else ","
+        anchor = {"id": pointer_anchor(pointer), "pointer": pointer or "/", "cited_by": cited.get(pointer, [])}
+        if isinstance(value, dict) and value:
+            lines.append({"text": prefix + "{", **anchor})
+            items = list(value.items())
+            for i, (k, v) in enumerate(items):
+                emit(v, f"{pointer}/{escape_token(k)}", indent + 1, k, i == len(items) - 1)
+            lines.append({"text": "  " * indent + "}" + comma, "id": None, "pointer": None, "cited_by": []})
+        elif isinstance(value, list) and value:
+            lines.append({"text": prefix + "[", **anchor})
+            for i, v in enumerate(value):
+                emit(v, f"{pointer}/{i}", indent + 1, None, i == len(value) - 1)
+            lines.append({"text": "  " * indent + "]" + comma, "id": None, "pointer": None, "cited_by": []})
+        else:
+            lines.append({"text": prefix + json.dumps(value, ensure_ascii=False) + comma, **anchor})
+
+    emit(data, "", 0, None, True)
+    return lines
+
+
+# --- the site ---------------------------------------------------------------------------------
+
+class Site:
+    """The renderer: a Jinja environment over the ledger's templates, then the built-in theme."""
+
+    def __init__(self, resolved: ResolvedLedger):
+        self.ledger = resolved
+        self.theme = builtin_templates()
+        self.overrides = resolved.root / "templates"
+        self.env = Environment(loader=ChoiceLoader([FileSystemLoader(str(self.overrides)), FileSystemLoader(str(self.theme))]),
+                               autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                               keep_trailing_newline=True)
+        self.env.filters.update(md=markdown_block, mdi=markdown_inline, brief=brief, num=fmt_number, pct=fmt_percent, ratio=fmt_ratio)
+        self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, counts_chart=counts_chart,
+                                standing_text=standing_text, glyphs=GLYPHS, statuses=STATUSES,
+                                status_labels=STATUS_LABELS, file_href=self.file_href, trace_href=self.trace_href,
+                                evidence_href=self.evidence_href, version=__version__)
+
+    # Links are relative to the page: `base` is "" at the root and "../" one level down.
+    def file_href(self, rel: str, base: str) -> str:
+        """Link to a carried file: its readable page where there is one, else the file itself."""
+        has_view = rel.endswith(".json") or rel.endswith(".md")
+        return base + "_files/" + quote(rel) + (".html" if has_view else "")
+
+    def evidence_href(self, rel: str, pointer: str, base: str) -> str:
+        """Link to a pointer's line on an artifact's page."""
+        return self.file_href(rel, base) + "#" + pointer_anchor(pointer)
+
+    def trace_href(self, trace, base: str) -> str:
+        """Where a trace entry links."""
+        if trace.kind == "url":
+            return trace.target
+        if trace.pointer:
+            return self.evidence_href(trace.path, trace.pointer, base)
+        return self.file_href(trace.path, base)
+
+    def page(self, template: str, base: str, path: str, **context) -> bytes:
+        """One page rendered with the common context."""
+        s = self.ledger.settings
+        canonical = (s.base_url.rstrip("/") + "/" + path.removesuffix("index.html")) if s.base_url else None
+        site = {"title": s.title, "subject": s.subject, "description": s.description, "base": base,
+                "as_of": self.ledger.as_of.isoformat(), "canonical": canonical, "path": path}
+        return self.env.get_template(template).render(site=site, ledger=self.ledger, **context).encode("utf-8")
+
+    def render(self) -> dict[str, bytes]:
+        """Every file of the site."""
+        led = self.ledger
+        pages: dict[str, bytes] = {".nojekyll": b""}
+        pages["index.html"] = self.page("index.html", "", "index.html", categories=led.categories, counts=led.counts)
+        for cat in led.categories:
+            pages[f"{cat.slug}/index.html"] = self.page("category.html", "../", f"{cat.slug}/index.html", category=cat)
+            pages[f"{cat.slug}/data.json"] = _json({"schema_version": SCHEMA_VERSION, **category_data(cat)})
+            pages[f"_badges/{cat.slug}.svg"] = self.badge(cat.record.model.short or cat.record.model.title,
+                                                          _category_badge_text(cat), "summary")
+            for d in cat.dimensions:
+                pages[f"_badges/{d.id}.svg"] = self.badge(led.settings.subject, f"{d.glyph} {STATUS_LABELS[d.status]}", d.status)
+        pages["data.json"] = _json(ledger_data(led))
+        pages["search.json"] = _json(search_index(led))
+        for asset in ASSETS:
+            source = self.overrides / asset if (self.overrides / asset).is_file() else self.theme / asset
+            pages[f"_assets/{asset}"] = source.read_bytes()
+        for rel, raw in led.files.items():
+            pages[f"_files/{rel}"] = raw
+            if rel.endswith(".json"):
+                data = json.loads(raw.decode("utf-8-sig"))
+                pages[f"_files/{rel}.html"] = self.page("evidence.html", "../" * (rel.count("/") + 1), f"_files/{rel}.html",
+                                                        rel=rel, lines=json_lines(data, led.citations.get(rel, {})),
+                                                        meta=data.get("meta") if isinstance(data, dict) else None)
+            elif rel.endswith(".md"):
+                pages[f"_files/{rel}.html"] = self.page("document.html", "../" * (rel.count("/") + 1), f"_files/{rel}.html",
+                                                        rel=rel, body=markdown_block(raw.decode("utf-8-sig", "replace")))
+        return dict(sorted(pages.items()))
+
+    def badge(self, label: str, text: str, status: str) -> bytes:
+        """A flat SVG badge; widths estimated from the text length (deterministic)."""
+        lw, tw = 12 + 7 * len(label), 12 + 7 * len(text)
+        return self.env.get_template("badge.svg").render(label=label, text=text, status=status, lw=lw, tw=tw).encode()
+
+
+def _category_badge_text(cat: ResolvedCategory) -> str:
+    parts = [f"{n} {STATUS_LABELS[s]}" for s, n in cat.counts.items() if n]
+    return ", ".join(parts) or "empty"
+
+
+def _json(doc: object) -> bytes:
+    return (json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def dimension_data(d: ResolvedDimension) -> dict:
+    """One dimension in the machine-readable export."""
+    rec = d.record
+    m, c = d.measured, d.comparison
+    return {
+        "id": d.id, "category": rec.category, "file": rec.file, "url": f"{rec.category}/#{d.id}",
+        **rec.model.model_dump(mode="json", exclude={"order"}), "glyph": d.glyph,
+        "measured": None if m is None else {"value": m.value, "unit": m.unit, "evidence": m.evidence, "pointer": m.pointer,
+                                            "meta": m.meta, "simulated": m.simulated, "sample": m.sample},
+        "comparison": None if c is None else {"ratio": c.ratio, "margin": c.margin, "standing": c.standing, "better": c.better},
+        "source_age_months": d.source_age_months, "source_stale": d.source_stale,
+    }
+
+
+def category_data(cat: ResolvedCategory) -> dict:
+    """One category in the machine-readable export."""
+    rec = cat.record
+    return {"slug": cat.slug, "file": rec.doc.file if rec.doc else None, **rec.model.model_dump(mode="json"),
+            "counts": cat.counts, "dimensions": [dimension_data(d) for d in cat.dimensions]}
+
+
+def ledger_data(led: ResolvedLedger) -> dict:
+    """The whole ledger with resolved values (site/data.json)."""
+    return {"schema_version": SCHEMA_VERSION, "generator": f"scorecard {__version__}", "as_of": led.as_of.isoformat(),
+            "settings": led.settings.model_dump(mode="json"), "counts": led.counts,
+            "categories": [category_data(c) for c in led.categories]}
+
+
+def search_index(led: ResolvedLedger) -> list[dict]:
+    """A small index for tools: id, title, category, status, claim, url."""
+    return [{"id": d.id, "title": d.record.model.title, "category": c.slug, "status": d.status,
+             "claim": d.record.model.claim, "url": f"{c.slug}/#{d.id}"} for c in led.categories for d in c.dimensions]
+
+
+def render_site(resolved: ResolvedLedger) -> dict[str, bytes]:
+    """Every file of the site, by path."""
+    return Site(resolved).render()

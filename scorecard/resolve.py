@@ -1,0 +1,194 @@
+"""Resolve stage: checked records + artifacts -> measured values with provenance.
+
+Everything the renderer shows that is derived (values, ratios, who is ahead, counts,
+trace targets, staleness) is computed here once, so render.py only lays it out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from .check import CategoryRecord, DimensionRecord, Ledger
+from .evidence import ArtifactStore, resolve_pointer
+from .model import GLYPHS, MEASURED, STATUSES, Settings, parse_date
+from .paths import is_url, normalise
+from .rules import margin, months_between
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """A number read from an artifact, and where it came from."""
+
+    value: float
+    unit: str
+    evidence: str
+    pointer: str
+    meta: dict
+    simulated: bool
+    sample: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The result against the SOTA value, when they share a unit."""
+
+    ratio: float | None  # result / bar
+    margin: float  # relative lead (negative: behind), direction-aware
+    standing: str  # "ahead", "level" or "behind"
+    better: str
+
+
+@dataclass(frozen=True, slots=True)
+class TraceView:
+    """One trace entry, ready to link: kind is url, file or json."""
+
+    kind: str
+    target: str  # as written
+    path: str  # ledger-relative file path ('' for URLs)
+    pointer: str  # JSON pointer fragment ('' if none)
+    label: str | None
+    value: object = None  # the cited JSON value, for json traces
+
+
+@dataclass(slots=True)
+class ResolvedDimension:
+    """A dimension with everything the site shows about it."""
+
+    record: DimensionRecord
+    measured: Measured | None
+    comparison: Comparison | None
+    traces: list[TraceView]
+    source_age_months: int | None
+    source_stale: bool
+
+    @property
+    def id(self) -> str:
+        """The dimension's id (its permalink anchor)."""
+        return self.record.id
+
+    @property
+    def status(self) -> str:
+        """The dimension's status word."""
+        return self.record.model.status
+
+    @property
+    def glyph(self) -> str:
+        """The status glyph."""
+        return GLYPHS[self.status]
+
+
+@dataclass(slots=True)
+class ResolvedCategory:
+    """A category and its resolved dimensions, with counts per status."""
+
+    record: CategoryRecord
+    dimensions: list[ResolvedDimension]
+    counts: dict[str, int]
+
+    @property
+    def slug(self) -> str:
+        """The category's slug (its folder name and URL segment)."""
+        return self.record.slug
+
+
+@dataclass(slots=True)
+class ResolvedLedger:
+    """The whole ledger, resolved: what render.py turns into pages."""
+
+    root: Path
+    settings: Settings
+    categories: list[ResolvedCategory]
+    counts: dict[str, int]
+    as_of: date
+    # Files the site must carry so that every trace and evidence link works, by ledger path.
+    files: dict[str, bytes] = field(default_factory=dict)
+    # For each JSON file, the pointers cited into it and by which dimension ids.
+    citations: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+
+
+def count_statuses(dimensions: list[ResolvedDimension]) -> dict[str, int]:
+    """How many dimensions have each status, in the format's status order."""
+    counts = {s: 0 for s in STATUSES}
+    for d in dimensions:
+        counts[d.status] += 1
+    return counts
+
+
+def resolve_ledger(ledger: Ledger, store: ArtifactStore, today: date | None = None) -> ResolvedLedger:
+    """Resolve every dimension of a checked, error-free ledger."""
+    as_of = today or _latest_date(ledger, store)
+    citations: dict[str, dict[str, list[str]]] = {}
+    files: dict[str, bytes] = {}
+    categories = []
+    for cat in ledger.categories:
+        dims = [_resolve_dimension(d, ledger, store, as_of, citations, files) for d in cat.dimensions]
+        categories.append(ResolvedCategory(cat, dims, count_statuses(dims)))
+    every = [d for c in categories for d in c.dimensions]
+    return ResolvedLedger(ledger.root, ledger.settings, categories, count_statuses(every), as_of,
+                          dict(sorted(files.items())),
+                          {k: dict(sorted(v.items())) for k, v in sorted(citations.items())})
+
+
+def _cite(citations: dict, rel: str, pointer: str, dim_id: str) -> None:
+    ids = citations.setdefault(rel, {}).setdefault(pointer, [])
+    if dim_id not in ids:
+        ids.append(dim_id)
+
+
+def _resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore, as_of: date,
+                       citations: dict, files: dict) -> ResolvedDimension:
+    dim = rec.model
+    measured = comparison = None
+    if dim.status in MEASURED and dim.result is not None:
+        art = store.get(dim.result.evidence)
+        value = float(resolve_pointer(art.data, dim.result.pointer))
+        measured = Measured(value, dim.result.unit, dim.result.evidence, dim.result.pointer, art.meta,
+                            simulated=dim.status == "simulated", sample=bool(art.meta.get("sample")))
+        files[art.rel] = art.raw
+        _cite(citations, art.rel, dim.result.pointer, rec.id)
+        sota = dim.sota
+        if sota.value is not None and sota.unit.strip() == dim.result.unit.strip():
+            m = margin(value, sota.value, sota.better)
+            tol = ledger.settings.parity_tolerance
+            standing = "level" if abs(m) <= tol else ("ahead" if m > 0 else "behind")
+            comparison = Comparison(value / sota.value if sota.value else None, m, standing, sota.better)
+    traces = [_trace_view(entry, rec.id, ledger.root, store, citations, files) for entry in dim.trace]
+    year, month, _ = parse_date(dim.sota.date)
+    age = months_between((year, month or 12), as_of)
+    stale_after = ledger.settings.stale_after_months
+    return ResolvedDimension(rec, measured, comparison, traces, max(age, 0),
+                             stale_after is not None and age > stale_after)
+
+
+def _trace_view(entry, dim_id: str, root: Path, store: ArtifactStore, citations: dict, files: dict) -> TraceView:
+    target, label = (entry, None) if isinstance(entry, str) else (entry.target, entry.label)
+    if is_url(target):
+        return TraceView("url", target, "", "", label)
+    rel, _, pointer = target.partition("#")
+    rel = normalise(rel)
+    if rel.endswith(".json"):
+        art = store.get(rel)
+        files[rel] = art.raw
+        if pointer:
+            _cite(citations, rel, pointer, dim_id)
+            return TraceView("json", target, rel, pointer, label, resolve_pointer(art.data, pointer))
+        return TraceView("json", target, rel, "", label)
+    if rel not in files:
+        files[rel] = (root / rel).read_bytes()
+    return TraceView("file", target, rel, "", label)
+
+
+def _latest_date(ledger: Ledger, store: ArtifactStore) -> date:
+    """Without SOURCE_DATE_EPOCH, "as of" is the newest date in the data, never the clock."""
+    latest = date(1970, 1, 1)
+    for d in ledger.dimensions():
+        y, m, day = parse_date(d.model.sota.date)
+        latest = max(latest, date(y, m or 1, day or 1))
+    for art in store.loaded().values():
+        text = art.meta.get("date") if isinstance(art.meta, dict) else None
+        parsed = parse_date(text) if isinstance(text, str) else None
+        if parsed and parsed[2]:
+            latest = max(latest, date(*parsed))
+    return latest
