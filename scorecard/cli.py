@@ -120,6 +120,27 @@ def _shown(path: Path) -> str:
 
 
 @main.command()
+@root_option
+@click.option("--out", default=None, metavar="DIR", help="Output folder (default: site/ in the ledger root).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=None,
+              help="Port (default 8000, or a free one if 8000 is taken; 0 picks a free one).")
+def serve(root: str | None, out: str | None, host: str, port: int | None) -> None:
+    """Build and serve the site, rebuilding when the ledger changes."""
+    from .serve import serve as run
+    from .write import OutputRefused
+
+    ledger_root = _root(root)
+    out_dir = Path(out).resolve() if out else ledger_root / "site"
+    try:
+        run(ledger_root, out_dir, host, port, echo=lambda text: click.echo(text, err=False))
+    except OutputRefused as exc:
+        raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+@main.command()
 @click.option("--out", default=None, metavar="DIR", help="Write <kind>.schema.json files into DIR instead of printing.")
 @click.argument("kind", required=False, type=click.Choice(["scorecard", "category", "dimension"]))
 def schema(out: str | None, kind: str | None) -> None:

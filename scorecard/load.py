@@ -256,7 +256,10 @@ def _build(parser, doc: Document, findings: list[Finding]) -> None:
 
 # --- reading files ---------------------------------------------------------------------
 
-def read_document(root: Path, path: Path, findings: list[Finding]) -> Document:
+ParseCache = dict  # (relative path, content digest) -> (Document, its findings): for serve's rebuilds
+
+
+def read_document(root: Path, path: Path, findings: list[Finding], cache: ParseCache | None = None) -> Document:
     """Read and parse one YAML file; problems become findings, never exceptions."""
     rel = path.relative_to(root).as_posix()
     doc = Document(rel)
@@ -275,7 +278,14 @@ def read_document(root: Path, path: Path, findings: list[Finding]) -> Document:
         findings.append(finding("SC101", rel, (1, 1), f"cannot read the file: {exc.strerror}", "check its permissions"))
         return doc
     doc.digest = _digest(raw)
+    if cache is not None and (rel, doc.digest) in cache:
+        cached, cached_findings = cache[(rel, doc.digest)]
+        findings.extend(cached_findings)
+        return cached
+    before = len(findings)
     parse_bytes(raw, doc, findings)
+    if cache is not None:
+        cache[(rel, doc.digest)] = (doc, findings[before:])
     return doc
 
 
@@ -317,11 +327,11 @@ def _kind(value: object) -> str:
     return {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(value), "value")
 
 
-def load_ledger(root: Path) -> LoadedLedger:
-    """Read scorecard.yaml and every file under claims/, in sorted order."""
+def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
+    """Read scorecard.yaml and every file under claims/, in sorted order (cache: parsed files by content)."""
     findings: list[Finding] = []
     settings_path = root / SETTINGS_FILE
-    settings = read_document(root, settings_path, findings) if settings_path.is_file() else None
+    settings = read_document(root, settings_path, findings, cache) if settings_path.is_file() else None
     if settings is None:
         findings.append(finding("SC001", SETTINGS_FILE, (1, 1), "scorecard.yaml is missing",
                                 "create scorecard.yaml with at least title: and subject:"))
@@ -340,11 +350,11 @@ def load_ledger(root: Path) -> LoadedLedger:
         if not SLUG_RE.match(entry.name):
             findings.append(finding("SC004", rel, (1, 1), f"category folder name '{entry.name}' is not a slug",
                                     "use lowercase letters, digits and single hyphens, e.g. cost-efficiency"))
-        categories.append(_load_category(root, Path(entry.path), entry.name, findings))
+        categories.append(_load_category(root, Path(entry.path), entry.name, findings, cache))
     return LoadedLedger(root, settings, categories, findings)
 
 
-def _load_category(root: Path, folder: Path, slug: str, findings: list[Finding]) -> CategoryFiles:
+def _load_category(root: Path, folder: Path, slug: str, findings: list[Finding], cache: ParseCache | None) -> CategoryFiles:
     meta = None
     dimensions: list[Document] = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
@@ -354,7 +364,7 @@ def _load_category(root: Path, folder: Path, slug: str, findings: list[Finding])
             findings.append(finding("SC007", rel, (1, 1), "a folder inside a category folder is not part of the format",
                                     "keep dimension files directly in claims/<category>/"))
         elif name == CATEGORY_FILE:
-            meta = read_document(root, Path(entry.path), findings)
+            meta = read_document(root, Path(entry.path), findings, cache)
         elif not name.endswith(".yaml"):
             hint = f"rename it to {name[:-4]}.yaml" if name.endswith(".yml") else "remove it, or move it out of claims/"
             findings.append(finding("SC003", rel, (1, 1), f"'{name}' is not a .yaml file", hint))
@@ -363,7 +373,7 @@ def _load_category(root: Path, folder: Path, slug: str, findings: list[Finding])
             if not SLUG_RE.match(stem):
                 findings.append(finding("SC004", rel, (1, 1), f"dimension id '{stem}' is not a slug",
                                         "rename the file: lowercase letters, digits and single hyphens"))
-            dimensions.append(read_document(root, Path(entry.path), findings))
+            dimensions.append(read_document(root, Path(entry.path), findings, cache))
     if meta is None:
         findings.append(finding("SC005", f"claims/{slug}", (1, 1), f"category '{slug}' has no {CATEGORY_FILE}",
                                 f"create claims/{slug}/{CATEGORY_FILE} with at least a title:"))

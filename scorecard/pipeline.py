@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
 
@@ -25,10 +25,10 @@ def today() -> date:
     return source_date() or date.today()
 
 
-def validate(root: Path) -> tuple[CheckResult, ArtifactStore]:
-    """Load and check the ledger at root."""
+def validate(root: Path, cache: dict | None = None) -> tuple[CheckResult, ArtifactStore]:
+    """Load and check the ledger at root (cache: parsed files by content, kept across rebuilds)."""
     store = ArtifactStore(root)
-    result = check(load_ledger(root), store, today())
+    result = check(load_ledger(root, cache), store, today())
     return result, store
 
 
@@ -40,6 +40,7 @@ class BuildOutcome:
     pages: int
     out: Path | None
     refused: bool
+    cited_files: list[str] = field(default_factory=list)
 
 
 def fails(result: CheckResult, strict: bool) -> bool:
@@ -47,17 +48,17 @@ def fails(result: CheckResult, strict: bool) -> bool:
     return bool(result.errors) or (strict and bool(result.findings))
 
 
-def build(root: Path, out: Path, strict: bool = False, guard=None) -> BuildOutcome:
+def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict | None = None) -> BuildOutcome:
     """Validate, then render and write the site atomically; refuse if the ledger has errors."""
     from .render import render_site
     from .resolve import resolve_ledger
     from .write import write_site
 
-    result, store = validate(root)
+    result, store = validate(root, cache)
     if fails(result, strict):
         return BuildOutcome(result, 0, None, True)
     # The site never shows the clock: "as of" is SOURCE_DATE_EPOCH, else the newest date in the data.
     resolved = resolve_ledger(result.ledger, store, source_date())
     pages = render_site(resolved)
     write_site(root, out, pages, guard=guard)
-    return BuildOutcome(result, len(pages), out, False)
+    return BuildOutcome(result, len(pages), out, False, sorted(resolved.files))

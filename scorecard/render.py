@@ -26,6 +26,8 @@ from .model import GLYPHS, STATUSES
 from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
 
 SCHEMA_VERSION = 1
+# Files a browser would execute or style with: never copied raw, shown as text instead.
+ACTIVE_SUFFIXES = (".html", ".htm", ".xhtml", ".svg", ".xml", ".js", ".mjs", ".css", ".shtml")
 ASSETS = ("style.css", "site.js")
 _SAFE_SCHEMES = ("http", "https", "mailto")
 _SCHEME = re.compile(r"^\s*([a-zA-Z][a-zA-Z0-9+.\-]*):")
@@ -214,7 +216,7 @@ class Site:
     # Links are relative to the page: `base` is "" at the root and "../" one level down.
     def file_href(self, rel: str, base: str) -> str:
         """Link to a carried file: its readable page where there is one, else the file itself."""
-        has_view = rel.endswith(".json") or rel.endswith(".md")
+        has_view = rel.endswith((".json", ".md") + ACTIVE_SUFFIXES)
         return base + "_files/" + quote(rel) + (".html" if has_view else "")
 
     def evidence_href(self, rel: str, pointer: str, base: str) -> str:
@@ -255,15 +257,20 @@ class Site:
             source = self.overrides / asset if (self.overrides / asset).is_file() else self.theme / asset
             pages[f"_assets/{asset}"] = source.read_bytes()
         for rel, raw in led.files.items():
+            base = "../" * (rel.count("/") + 1)
+            if rel.lower().endswith(ACTIVE_SUFFIXES):
+                pages[f"_files/{rel}.html"] = self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=False,
+                                                        body=Markup("<pre>") + raw.decode("utf-8", "replace") + Markup("</pre>"))
+                continue
             pages[f"_files/{rel}"] = raw
             if rel.endswith(".json"):
                 data = json.loads(raw.decode("utf-8-sig"))
-                pages[f"_files/{rel}.html"] = self.page("evidence.html", "../" * (rel.count("/") + 1), f"_files/{rel}.html",
+                pages[f"_files/{rel}.html"] = self.page("evidence.html", base, f"_files/{rel}.html",
                                                         rel=rel, lines=json_lines(data, led.citations.get(rel, {})),
                                                         meta=data.get("meta") if isinstance(data, dict) else None)
             elif rel.endswith(".md"):
-                pages[f"_files/{rel}.html"] = self.page("document.html", "../" * (rel.count("/") + 1), f"_files/{rel}.html",
-                                                        rel=rel, body=markdown_block(raw.decode("utf-8-sig", "replace")))
+                pages[f"_files/{rel}.html"] = self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=True,
+                                                        body=markdown_block(raw.decode("utf-8-sig", "replace")))
         return dict(sorted(pages.items()))
 
     def badge(self, label: str, text: str, status: str) -> bytes:

@@ -1,0 +1,248 @@
+"""The site: pages and their content, safety of user text, determinism, atomicity, links, export."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorecard import pipeline
+from scorecard.write import MARKER, OutputRefused
+
+from conftest import EPOCH, LEDGERS, REPO, copy_ledger, run_cli
+from sitecheck import broken_links, pages
+
+
+@pytest.fixture(scope="module")
+def example_site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("example") / "site"
+    os.environ["SOURCE_DATE_EPOCH"] = EPOCH
+    outcome = pipeline.build(REPO, out)
+    assert not outcome.refused
+    return out
+
+
+def text_of(html: str) -> str:
+    """Visible text, whitespace folded, entities decoded."""
+    import html as h
+
+    body = re.sub(r"<script.*?</script>|<style.*?</style>", " ", html, flags=re.S)
+    return " ".join(h.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def test_site_layout(example_site):
+    for rel in ["index.html", "cost-efficiency/index.html", "latency-and-reuse/index.html", "data.json",
+                "cost-efficiency/data.json", "search.json", "_assets/style.css", "_assets/site.js", ".nojekyll",
+                "_badges/goodput-under-sla.svg", "_badges/cost-efficiency.svg", "_files/CLAIMS.md",
+                "_files/CLAIMS.md.html", "_files/evidence/data.json", "_files/evidence/data.json.html", MARKER]:
+        assert (example_site / rel).is_file(), rel
+
+
+def test_category_page_carries_the_reference_page(example_site):
+    """Every fact of the hand-made cost page appears on the generated page."""
+    page = text_of((example_site / "cost-efficiency/index.html").read_text())
+    facts = [
+        "Cost & efficiency", "cost-efficiency", "back to the scorecard index",
+        "the dimensions that matter, and where fak stands",
+        "mostly no-claim gaps for a focused reuse kernel",
+        # titles
+        "Goodput under an SLA (requests/s meeting TTFT and TPOT SLOs simultaneously)",
+        "SLO-constrained goodput (per-GPU)",
+        "End-to-end effective request capacity / cost gain from the KV system under SLO",
+        "Inference unit economics ($ per 1M tokens) at realistic utilization",
+        "Energy efficiency (Wh per token / tokens-per-watt) and power-capped throughput",
+        # why, bars, numbers
+        "Why it matters", "collapse under tail-latency constraints", "7.4x more goodput", "12.6x tighter SLO",
+        "4.48x SLO-constrained goodput", "59%-498%", "up to 525% in simulation", "ACM Transactions on Storage (2026)",
+        "~$0.40 / 1M tokens", "~$20 in late 2022", "30-60%", "breaks even only above ~50% utilization",
+        "~0.0001-0.002 Wh per output token", "~0.3 Wh (~3e-4 Wh/token)",
+        # leaders
+        "NVIDIA Dynamo (incremental: 38% over best aggregated config, 2026)",
+        "PD-Multiplexing/GreenContext (1.62x over PD-disagg, 2025-09)",
+        "DOPD (>99% SLO attainment, up to 1.5x over vLLM/DistServe, 2026-03)",
+        "TaiChi (90% SLO attainment, 29-77% over PD-disagg, 2025-08)", "Mooncake (Moonshot AI / Kimi)",
+        "NVIDIA Dynamo (KVBM + NIXL KV transfer)", "vLLM/SGLang self-host on H100/H200", "AMD MI355X (FP4)",
+        "NVIDIA Blackwell (GB200/GB300, FP4)", "Hosted frontier APIs", "FP8/FP4 quantization",
+        # sources and dates
+        "https://arxiv.org/abs/2401.09670 (2024-01)", "https://arxiv.org/abs/2407.00079 (2024-07)",
+        "https://introl.com/blog/inference-unit-economics-true-cost-per-million-tokens-guide (2025-09-01)",
+        "https://arxiv.org/pdf/2603.06630 (2026-03-01)",
+        # status, claim, notes, traces
+        "no claim — no number (stub)", "REAL GAP", "OUT OF SCOPE for a reuse kernel", "0.75x at peak",
+        "honestly a non-win", "Honest no-claim", "no watt source on the box", "competitor_value = null",
+        "60.3x vs naive", "4.1x vs tuned", "0.60x → 0.75x → ~0.97x", "BENCHMARK-AUTHORITY.md", "CLAIMS.md",
+        "served-throughput-vs-sglang", "polymodel decode lane is explicitly SERIAL/off-mainline",
+    ]
+    missing = [f for f in facts if f not in page]
+    assert missing == []
+    assert page.count("fak note") == 5 and page.count("Trace") >= 5
+
+
+def test_measured_values_come_from_the_artifacts(example_site):
+    page = (example_site / "latency-and-reuse/index.html").read_text()
+    text = text_of(page)
+    assert "Measured: 4.1x sample data ; 36.7% ahead of the bar" in text
+    assert "1,840 tok/s" in text and "23.3% behind the bar" in text
+    assert "Simulated value: 0.00031 Wh/token simulated, not measured" in text
+    assert "Read from evidence/sample/latency.json at /results/decode/tok~1s ; artifact commit 0000000" in text
+    assert 'href="../_files/evidence/sample/latency.json.html#p/results/decode/tok~1s"' in page
+    assert page.count('<svg role="img"') >= 4  # counts chart + one bullet chart per comparable value
+    # change the artifact: the page follows
+    evidence = json.loads((REPO / "evidence/sample/latency.json").read_text())
+    assert evidence["results"]["decode"]["tok/s"] == 1840.0
+
+
+def test_index_lists_every_dimension_with_status_in_text(example_site):
+    page = (example_site / "index.html").read_text()
+    rows = re.findall(r'<tr data-status="([a-z-]+)">', page)
+    assert len(rows) == 11 and set(rows) == {"leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"}
+    text = text_of(page)
+    assert "leads : 1" in text and "no claim : 6" in text
+    assert 'href="cost-efficiency/index.html#goodput-under-sla"' in page
+
+
+def test_json_export(example_site):
+    data = json.loads((example_site / "data.json").read_text())
+    assert data["schema_version"] == 1
+    dims = [d for c in data["categories"] for d in c["dimensions"]]
+    assert len(dims) == 11
+    decode = next(d for d in dims if d["id"] == "decode-throughput")
+    assert decode["file"] == "claims/latency-and-reuse/decode-throughput.yaml"
+    assert decode["measured"]["value"] == 1840.0 and decode["comparison"]["standing"] == "behind"
+    cat = json.loads((example_site / "latency-and-reuse/data.json").read_text())
+    assert cat["schema_version"] == 1 and len(cat["dimensions"]) == 6
+
+
+def test_evidence_page_highlights_cited_pointers(example_site):
+    page = (example_site / "_files/evidence/sample/latency.json.html").read_text()
+    assert re.search(r'<span class="line cited" id="p/results/decode/tok~1s">', page)
+    assert "cited by decode-throughput" in page
+
+
+def test_every_local_link_resolves(example_site):
+    assert broken_links(example_site) == []
+
+
+def test_no_external_requests(example_site):
+    for path, page in pages(example_site).items():
+        for script in page.scripts:
+            assert not script.get("src", "").startswith(("http:", "https:", "//")), path
+    for path in example_site.rglob("*.html"):
+        assert not re.search(r'<(link|script|img)[^>]+(href|src)="(https?:)?//', path.read_text()), path
+
+
+def test_build_is_deterministic_across_hash_seeds_and_time(tmp_path):
+    digests = []
+    for seed, epoch in (("1", EPOCH), ("2", EPOCH)):
+        out = tmp_path / f"site{seed}"
+        env = {"PYTHONHASHSEED": seed, "SOURCE_DATE_EPOCH": epoch}
+        proc = run_cli("build", "--out", str(out), cwd=REPO, env=env)
+        assert proc.returncode == 0, proc.stderr
+        digests.append({p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+                        for p in sorted(out.rglob("*")) if p.is_file()})
+    assert digests[0] == digests[1]
+
+
+def test_without_source_date_epoch_the_site_shows_the_data_date_not_the_clock(tmp_path, monkeypatch):
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    pipeline.build(REPO, tmp_path / "s")
+    data = json.loads((tmp_path / "s/data.json").read_text())
+    assert data["as_of"] == "2026-06-01"  # the newest meta.date / sota.date in the example ledger
+
+
+def test_build_refuses_a_ledger_with_errors_and_keeps_the_old_site(tmp_path):
+    from conftest import bad_case
+
+    root, _ = bad_case("pointer-to-bool", tmp_path / "l")
+    shutil.copy(LEDGERS / "base/claims/core/alpha.yaml", root / "claims/core/alpha.yaml")
+    assert run_cli("build", cwd=root).returncode == 0
+    before = (root / "site/index.html").read_bytes()
+    shutil.copytree(LEDGERS / "bad/pointer-to-bool", root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("expect.yaml"))
+    proc = run_cli("build", cwd=root)
+    assert proc.returncode == 1 and "SC308" in proc.stderr and "build refused" in proc.stderr
+    assert (root / "site/index.html").read_bytes() == before
+
+
+def test_a_build_that_fails_midway_leaves_the_previous_site(base_ledger):
+    out = base_ledger / "site"
+    pipeline.build(base_ledger, out)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    (base_ledger / "claims/core/beta.yaml").write_text(
+        (base_ledger / "claims/core/beta.yaml").read_text().replace("Beta latency", "Beta latency v2"))
+    calls = []
+
+    def explode(rel):
+        calls.append(rel)
+        if len(calls) == 5:
+            raise KeyboardInterrupt  # as if the user pressed Ctrl-C half-way
+
+    with pytest.raises(KeyboardInterrupt):
+        pipeline.build(base_ledger, out, guard=explode)
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+    assert sorted(p.name for p in base_ledger.iterdir() if p.name.startswith(".")) == []
+    pipeline.build(base_ledger, out)
+    assert "Beta latency v2" in (out / "index.html").read_text()
+
+
+def test_output_guard(base_ledger, tmp_path):
+    for bad in (base_ledger, base_ledger / "claims", base_ledger / "evidence", base_ledger.parent):
+        with pytest.raises(OutputRefused):
+            pipeline.build(base_ledger, bad)
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "keep.txt").write_text("precious")
+    with pytest.raises(OutputRefused, match="not made by scorecard"):
+        pipeline.build(base_ledger, foreign)
+    assert (foreign / "keep.txt").read_text() == "precious"
+    proc = run_cli("build", "--out", str(foreign), cwd=base_ledger)
+    assert proc.returncode == 2 and "refusing" in proc.stderr
+
+
+def test_hostile_text_never_becomes_markup(tmp_path):
+    out = tmp_path / "site"
+    outcome = pipeline.build(LEDGERS / "hostile", out)
+    assert not outcome.refused
+    for path, page in pages(out).items():
+        assert [s.get("src", "") for s in page.scripts] == [s.get("src") for s in page.scripts if
+                                                           s.get("src", "").endswith("_assets/site.js")], path
+        assert page.handlers == [], path
+        assert not {"iframe", "style", "img", "object", "embed", "base", "form"} - {"form"} & set(page.tags), path
+        for link in page.links:
+            assert not re.match(r"\s*(javascript|data|vbscript|file):", link, re.I), (path, link)
+    html = (out / "evil/index.html").read_text()
+    assert "{{ 7*7 }}" in text_of(html) and "49" not in text_of(html)
+    assert "&lt;script&gt;alert('why')&lt;/script&gt;" in html
+    assert not list(out.rglob("evil.html")) and (out / "_files/docs/evil.html.html").is_file()
+    import xml.etree.ElementTree as ET
+
+    for svg in out.rglob("*.svg"):
+        for element in ET.parse(svg).iter():
+            assert element.tag.split("}")[-1] in {"svg", "title", "rect", "g", "text"}, svg
+            assert not [a for a in element.attrib if a.lower().startswith("on")], svg
+
+
+def test_templates_override_file_by_file(base_ledger, tmp_path):
+    (base_ledger / "templates").mkdir()
+    (base_ledger / "templates/style.css").write_text("/* mine */\n")
+    base = (Path(__file__).parent.parent / "templates/index.html").read_text()
+    (base_ledger / "templates/index.html").write_text(base.replace("<h1>", '<h1 class="custom">'))
+    pipeline.build(base_ledger, tmp_path / "s")
+    assert (tmp_path / "s/_assets/style.css").read_text() == "/* mine */\n"
+    assert '<h1 class="custom">' in (tmp_path / "s/index.html").read_text()
+    assert '<h1>' in (tmp_path / "s/core/index.html").read_text()  # not overridden
+
+
+def test_strict_undefined_in_templates(base_ledger, tmp_path):
+    (base_ledger / "templates").mkdir()
+    (base_ledger / "templates/index.html").write_text("{{ no_such_thing }}")
+    with pytest.raises(Exception, match="no_such_thing"):
+        pipeline.build(base_ledger, tmp_path / "s")
+    assert not (tmp_path / "s").exists()
