@@ -20,7 +20,8 @@ GLYPHS = {"leads": "●", "parity": "◐", "trails": "◑", "simulated": "◌", 
 Status = Literal["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]
 
 DATE_RE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
-URL_RE = re.compile(r"^https?://[^\s/?#]+[^\s]*$", re.IGNORECASE)
+# http(s), a host, and only characters a URL may hold (no spaces, quotes, <, >, backslashes, braces).
+URL_RE = re.compile(r"^https?://[^\s/?#\"<>\\^`{|}]+[^\s\"<>\\^`{|}]*$", re.IGNORECASE)
 
 
 def _non_empty(value: str) -> str:
@@ -61,13 +62,13 @@ def _date(value: str) -> str:
 
 def _source_url(value: str) -> str:
     if not URL_RE.match(value):
-        raise PydanticCustomError("SC601", "'{value}' is not an http(s) URL", {"value": value})
+        raise PydanticCustomError("SC601", "'{value}' is not a valid http(s) URL", {"value": value})
     return value
 
 
 def _http_url(value: str) -> str:
     if not URL_RE.match(value):
-        raise PydanticCustomError("SC403", "'{value}' is not an http(s) URL", {"value": value})
+        raise PydanticCustomError("SC403", "'{value}' is not a valid http(s) URL", {"value": value})
     return value
 
 

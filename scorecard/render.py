@@ -28,7 +28,7 @@ from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
 SCHEMA_VERSION = 1
 # Files a browser would execute or style with: never copied raw, shown as text instead.
 ACTIVE_SUFFIXES = (".html", ".htm", ".xhtml", ".svg", ".xml", ".js", ".mjs", ".css", ".shtml")
-ASSETS = ("style.css", "site.js")
+ASSETS = ("style.css", "site.js", "favicon.svg")
 _SAFE_SCHEMES = ("http", "https", "mailto")
 _SCHEME = re.compile(r"^\s*([a-zA-Z][a-zA-Z0-9+.\-]*):")
 STATUS_LABELS = {"leads": "leads", "parity": "parity", "trails": "trails", "simulated": "simulated",

@@ -142,8 +142,9 @@ def _check_trace(rec: "DimensionRecord", target: str, pos: tuple[int, int], stor
     file = rec.doc.file
     if is_url(target):
         if not URL_RE.match(target):
-            findings.append(finding("SC403", file, pos, f"trace URL '{target}' is not http(s)",
-                                    "traces may link only http:// or https:// URLs"))
+            findings.append(finding("SC403", file, pos, f"trace URL '{target}' is not a valid http(s) URL",
+                                    "traces may link only http:// or https:// URLs, without spaces, quotes, <, > or "
+                                    "backslashes (percent-encode them)"))
         return
     rel, _, fragment = target.partition("#")
     try:

@@ -1,0 +1,202 @@
+"""In a real browser: Playwright driving Debian's Chromium, axe-core, and the Nu Html Checker.
+
+Skipped with the reason when Chromium or the npm tools are missing; under CI=true they fail instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from scorecard import pipeline
+
+from conftest import EPOCH, LEDGERS, REPO
+
+pytestmark = pytest.mark.browser
+CHROMIUM = Path("/usr/bin/chromium")
+NODE = Path(__file__).parent / ".node" / "node_modules"
+AXE = NODE / "axe-core" / "axe.min.js"
+VNU = NODE / "vnu-jar" / "build" / "dist" / "vnu.jar"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--no-first-run", "--disable-sync"]
+
+
+def need(condition: bool, reason: str) -> None:
+    if condition:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI=true: browser tests must run; .ci/run installs this)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    os.environ["SOURCE_DATE_EPOCH"] = EPOCH
+    base = tmp_path_factory.mktemp("browser")
+    example = base / "deep" / "sub" / "path" / "site"  # served under a sub-path
+    hostile = base / "hostile-site"
+    assert not pipeline.build(REPO, example).refused
+    assert not pipeline.build(LEDGERS / "hostile", hostile).refused
+    return base, example, hostile
+
+
+@pytest.fixture(scope="module")
+def browser():
+    need(CHROMIUM.exists(), "Debian's Chromium is not installed at /usr/bin/chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        need(False, "playwright is not installed")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(sites):
+    base = sites[0]
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(base))
+    handler.log_message = lambda *a: None
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+def html_pages(site: Path) -> list[str]:
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+
+
+def open_page(browser, url: str, scheme: str = "light", width: int = 1200):
+    context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 900})
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
+    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+    page.on("request", lambda r: problems.append(f"external request: {r.url}")
+            if not r.url.startswith(("file://", "http://127.0.0.1")) else None)
+    page.goto(url)
+    page.wait_for_load_state("load")
+    return context, page, problems
+
+
+def axe_violations(page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['html'][:120]})" for v in result["violations"]]
+
+
+def test_every_page_from_file_url_has_no_console_error(browser, sites):
+    _, example, _ = sites
+    failures = {}
+    for rel in html_pages(example):
+        context, page, problems = open_page(browser, (example / rel).as_uri())
+        context.close()
+        if problems:
+            failures[rel] = problems
+    assert failures == {}
+
+
+def test_every_page_has_no_axe_violation_in_light_and_dark(browser, sites, server):
+    # Over HTTP: axe reads stylesheets with XHR, which file:// pages may not do.
+    need(AXE.exists(), "axe-core is not installed (npm install --prefix tests/.node axe-core@4)")
+    _, example, _ = sites
+    failures = {}
+    for rel in html_pages(example):
+        for scheme in ("light", "dark"):
+            context, page, problems = open_page(browser, f"{server}/deep/sub/path/site/{rel}", scheme)
+            problems += axe_violations(page)
+            context.close()
+            if problems:
+                failures[f"{rel} ({scheme})"] = problems
+    assert failures == {}
+
+
+def test_pages_work_under_a_sub_path_over_http(browser, server):
+    context, page, problems = open_page(browser, f"{server}/deep/sub/path/site/index.html")
+    page.click("text=Decode throughput at batch 32 (sample)")
+    page.wait_for_load_state("load")
+    assert page.url.endswith("/deep/sub/path/site/latency-and-reuse/index.html#decode-throughput")
+    page.click("a[href$='latency.json.html#p/results/decode/tok~1s']")
+    page.wait_for_load_state("load")
+    assert page.locator("[id='p/results/decode/tok~1s']").is_visible()
+    page.click("text=← back to the scorecard index")
+    assert page.url.endswith("/site/index.html")
+    context.close()
+    assert problems == []
+
+
+def test_filter_and_search(browser, sites):
+    _, example, _ = sites
+    context, page, problems = open_page(browser, (example / "index.html").as_uri())
+    assert page.locator("#filters").is_visible()
+    visible = "() => [...document.querySelectorAll('tr[data-status]')].filter(r => !r.hidden).length"
+    assert page.evaluate(visible) == 11
+    page.uncheck("input[value='no-claim']")
+    assert page.evaluate(visible) == 5
+    assert page.locator("#shown").inner_text() == "5 of 11 dimensions shown"
+    page.fill("#q", "decode")
+    assert page.evaluate(visible) == 1
+    assert not page.locator("#cost-efficiency").is_visible()  # a category with no match hides
+    page.fill("#q", "")
+    page.check("input[value='no-claim']")
+    assert page.evaluate(visible) == 11
+    context.close()
+    assert problems == []
+
+
+def test_readable_without_javascript(browser, sites):
+    _, example, _ = sites
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto((example / "index.html").as_uri())
+    assert not page.locator("#filters").is_visible()  # controls that need JS stay hidden
+    assert page.locator("tr[data-status]").count() == 11
+    assert page.locator("tr[data-status]").first.is_visible()
+    context.close()
+
+
+def test_phone_width_has_no_horizontal_scroll(browser, sites):
+    _, example, _ = sites
+    for rel in ("index.html", "cost-efficiency/index.html", "latency-and-reuse/index.html"):
+        context, page, problems = open_page(browser, (example / rel).as_uri(), width=375)
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        context.close()
+        assert overflow <= 0, rel
+        assert problems == []
+
+
+def test_hostile_site_fires_no_dialog_and_runs_no_script(browser, sites):
+    _, _, hostile = sites
+    for rel in html_pages(hostile):
+        context, page, problems = open_page(browser, (hostile / rel).as_uri())
+        # Every event a planted handler could wait for, on every element.
+        page.evaluate("""() => { for (const el of document.querySelectorAll('*')) {
+            for (const type of ['mouseover', 'mouseenter', 'focus', 'load', 'error']) {
+                el.dispatchEvent(new Event(type)); } } }""")
+        scripts = page.evaluate("() => [...document.scripts].map(s => s.src.split('/').pop())")
+        context.close()
+        assert problems == [], rel
+        assert scripts == ["site.js"], rel
+
+
+def test_nu_html_checker_finds_no_error(sites):
+    need(VNU.exists(), "vnu.jar is not installed (npm install --prefix tests/.node vnu-jar)")
+    need(shutil.which("java") is not None, "java is not installed")
+    _, example, hostile = sites
+    proc = subprocess.run(["java", "-jar", str(VNU), "--skip-non-html", "--errors-only", "--format", "json",
+                           str(example), str(hostile)], capture_output=True, text=True, timeout=300)
+    messages = json.loads(proc.stderr or proc.stdout or '{"messages": []}')["messages"]
+    assert [f"{m.get('url')}: {m.get('message')}" for m in messages] == []
