@@ -105,6 +105,24 @@ class ArtifactStore:
     def __init__(self, root: Path):
         self.root = root
         self._cache: dict[str, Artifact] = {}
+        self._located: dict[str, tuple[Path | None, str | PathProblem]] = {}
+        self._real_root = root.resolve()
+
+    def locate(self, rel: str) -> tuple[Path, str]:
+        """(path, kind) of a ledger file, kind 'file', 'dir' or 'missing'; PathProblem if unsafe. Cached."""
+        found = self._located.get(rel)
+        if found is None:
+            try:
+                path = resolve_inside(self.root, rel, self._real_root)
+                kind = "dir" if path.is_dir() else "file" if path.exists() else "missing"
+                found = (path, kind)
+            except PathProblem as exc:
+                found = (None, exc)
+            self._located[rel] = found
+        path, kind = found
+        if isinstance(kind, PathProblem):
+            raise kind
+        return path, kind
 
     def get(self, rel: str) -> Artifact:
         """The artifact at rel (relative to the root); PathProblem if the path is unsafe."""
@@ -118,7 +136,7 @@ class ArtifactStore:
         return dict(self._cache)
 
     def _read(self, rel: str) -> Artifact:
-        path = resolve_inside(self.root, rel)
+        path, _ = self.locate(rel)
         art = Artifact(rel)
         try:
             art.raw = path.read_bytes()

@@ -22,7 +22,7 @@ def is_url(text: str) -> bool:
     return bool(_SCHEME.match(text))
 
 
-def resolve_inside(root: Path, rel: str) -> Path:
+def resolve_inside(root: Path, rel: str, real_root: Path | None = None) -> Path:
     """The file rel names inside root; raise PathProblem if it is unsafe or leaves the root."""
     escape_hint = "use a path relative to the ledger root, inside it, with forward slashes"
     if not rel or rel != rel.strip():
@@ -35,7 +35,7 @@ def resolve_inside(root: Path, rel: str) -> Path:
         raise PathProblem("SC404", f"path '{rel}' leaves the ledger root", escape_hint)
     path = root / rel
     real = path.resolve()
-    if not real.is_relative_to(root.resolve()):
+    if not real.is_relative_to(real_root or root.resolve()):
         raise PathProblem("SC404", f"path '{rel}' goes through a symlink that leaves the ledger root",
                           "replace the symlink with the file itself")
     return path

@@ -63,15 +63,33 @@ def _markdown():
     return md
 
 
+# Text with none of these characters, and no line starting like a block (list, heading, rule...),
+# is a plain paragraph in CommonMark: it is escaped without running the parser.
+_MARKDOWN_CHARS = frozenset("\\`*_[]<>&!#|~=\n\r\t")
+_BLOCK_START = frozenset("-+0123456789")
+
+
+def _plain(text: str) -> bool:
+    return text == text.strip() and bool(text) and text[0] not in _BLOCK_START and _MARKDOWN_CHARS.isdisjoint(text)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
 @functools.lru_cache(maxsize=65536)
 def markdown_block(text: str | None) -> Markup:
     """Markdown rendered as block HTML, raw HTML off, links allowlisted; cached by content."""
+    if text and _plain(text):
+        return Markup(f"<p>{_escape(text)}</p>\n")
     return Markup(_markdown().render(text or ""))
 
 
 @functools.lru_cache(maxsize=65536)
 def markdown_inline(text: str | None) -> Markup:
     """Markdown rendered inline (no paragraph), with the same safety as markdown_block."""
+    if text and _plain(text):
+        return Markup(_escape(text))
     return Markup(_markdown().renderInline(text or ""))
 
 
@@ -206,7 +224,7 @@ class Site:
         self.overrides = resolved.root / "templates"
         self.env = Environment(loader=ChoiceLoader([FileSystemLoader(str(self.overrides)), FileSystemLoader(str(self.theme))]),
                                autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                               keep_trailing_newline=True)
+                               keep_trailing_newline=True, auto_reload=False)
         self.env.filters.update(md=markdown_block, mdi=markdown_inline, brief=brief, num=fmt_number, pct=fmt_percent, ratio=fmt_ratio)
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, counts_chart=counts_chart,
                                 standing_text=standing_text, glyphs=GLYPHS, statuses=STATUSES,
@@ -239,19 +257,30 @@ class Site:
                 "as_of": self.ledger.as_of.isoformat(), "canonical": canonical, "path": path}
         return self.env.get_template(template).render(site=site, ledger=self.ledger, **context).encode("utf-8")
 
+    def category_pages(self, cats: list[ResolvedCategory]) -> dict[str, bytes]:
+        """The page, export and badges of each category in cats."""
+        pages: dict[str, bytes] = {}
+        badges: dict[str, bytes] = {}
+        for cat in cats:
+            pages[f"{cat.slug}/index.html"] = self.page("category.html", "../", f"{cat.slug}/index.html", category=cat)
+            pages[f"_badges/{cat.slug}.svg"] = self.badge(cat.record.model.short or cat.record.model.title,
+                                                          _category_badge_text(cat), "summary")
+            for d in cat.dimensions:
+                if d.status not in badges:  # a dimension badge depends only on the subject and the status
+                    badges[d.status] = self.badge(self.ledger.settings.subject, f"{d.glyph} {STATUS_LABELS[d.status]}", d.status)
+                pages[f"_badges/{d.id}.svg"] = badges[d.status]
+        return pages
+
     def render(self) -> dict[str, bytes]:
         """Every file of the site."""
         led = self.ledger
         pages: dict[str, bytes] = {".nojekyll": b""}
         pages["index.html"] = self.page("index.html", "", "index.html", categories=led.categories, counts=led.counts)
-        for cat in led.categories:
-            pages[f"{cat.slug}/index.html"] = self.page("category.html", "../", f"{cat.slug}/index.html", category=cat)
-            pages[f"{cat.slug}/data.json"] = _json({"schema_version": SCHEMA_VERSION, **category_data(cat)})
-            pages[f"_badges/{cat.slug}.svg"] = self.badge(cat.record.model.short or cat.record.model.title,
-                                                          _category_badge_text(cat), "summary")
-            for d in cat.dimensions:
-                pages[f"_badges/{d.id}.svg"] = self.badge(led.settings.subject, f"{d.glyph} {STATUS_LABELS[d.status]}", d.status)
-        pages["data.json"] = _json(ledger_data(led))
+        pages.update(_in_parallel(self, led.categories))
+        exported = {c.slug: category_data(c) for c in led.categories}
+        for slug, data in exported.items():
+            pages[f"{slug}/data.json"] = _json({"schema_version": SCHEMA_VERSION, **data})
+        pages["data.json"] = _json(ledger_data(led, exported))
         pages["search.json"] = _json(search_index(led))
         for asset in ASSETS:
             source = self.overrides / asset if (self.overrides / asset).is_file() else self.theme / asset
@@ -285,7 +314,8 @@ def _category_badge_text(cat: ResolvedCategory) -> str:
 
 
 def _json(doc: object) -> bytes:
-    return (json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    # One record per line would need indent=, which makes json use its pure-Python encoder (5x slower).
+    return (json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
 def dimension_data(d: ResolvedDimension) -> dict:
@@ -309,11 +339,45 @@ def category_data(cat: ResolvedCategory) -> dict:
             "counts": cat.counts, "dimensions": [dimension_data(d) for d in cat.dimensions]}
 
 
-def ledger_data(led: ResolvedLedger) -> dict:
-    """The whole ledger with resolved values (site/data.json)."""
+def ledger_data(led: ResolvedLedger, exported: dict[str, dict] | None = None) -> dict:
+    """The whole ledger with resolved values (site/data.json); exported: category_data already made, by slug."""
+    exported = exported or {}
     return {"schema_version": SCHEMA_VERSION, "generator": f"scorecard {__version__}", "as_of": led.as_of.isoformat(),
             "settings": led.settings.model_dump(mode="json"), "counts": led.counts,
-            "categories": [category_data(c) for c in led.categories]}
+            "categories": [exported.get(c.slug) or category_data(c) for c in led.categories]}
+
+
+# Below this many dimensions a worker process costs more than it saves.
+PARALLEL_MIN_DIMENSIONS = 600
+_WORKER_SITE: "Site | None" = None
+
+
+def _render_chunk(indexes: list[int]) -> dict[str, bytes]:
+    site = _WORKER_SITE
+    return site.category_pages([site.ledger.categories[i] for i in indexes])
+
+
+def _in_parallel(site: "Site", cats: list[ResolvedCategory]) -> dict[str, bytes]:
+    """Category pages, rendered by forked workers on large ledgers (the output is the same either way)."""
+    import multiprocessing
+    import os
+
+    workers = min(os.cpu_count() or 1, 4)
+    total = sum(len(c.dimensions) for c in cats)
+    if workers < 2 or total < PARALLEL_MIN_DIMENSIONS or "fork" not in multiprocessing.get_all_start_methods():
+        return site.category_pages(cats)
+    global _WORKER_SITE
+    _WORKER_SITE = site  # inherited by the forked workers, never pickled
+    try:
+        chunks = [list(range(i, len(cats), workers)) for i in range(workers)]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            results = pool.map(_render_chunk, chunks)
+    finally:
+        _WORKER_SITE = None
+    pages: dict[str, bytes] = {}
+    for part in results:
+        pages.update(part)
+    return pages
 
 
 def search_index(led: ResolvedLedger) -> list[dict]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .evidence import ArtifactStore, PointerError, is_number, json_kind, parse_pointer, resolve_pointer
 from .findings import Finding, finding
 from .model import MEASURED, DATE_RE, URL_RE, Settings, parse_date
-from .paths import PathProblem, is_url, resolve_inside
+from .paths import PathProblem, is_url
 
 if TYPE_CHECKING:
     from .check import DimensionRecord
@@ -148,15 +148,15 @@ def _check_trace(rec: "DimensionRecord", target: str, pos: tuple[int, int], stor
         return
     rel, _, fragment = target.partition("#")
     try:
-        path = resolve_inside(store.root, rel)
+        _, kind = store.locate(rel)
     except PathProblem as exc:
         findings.append(finding(exc.code, file, pos, exc.message, exc.hint))
         return
-    if not path.exists():
+    if kind == "missing":
         findings.append(finding("SC401", file, pos, f"trace '{rel}' does not exist",
                                 "commit the file, or fix the path (it is relative to the ledger root)"))
         return
-    if path.is_dir():
+    if kind == "dir":
         findings.append(finding("SC405", file, pos, f"trace '{rel}' is a folder", "point at a file inside it"))
         return
     if not fragment and "#" not in target:

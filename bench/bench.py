@@ -1,0 +1,133 @@
+"""Benchmarks, as ratios against baselines measured in the same run (see bench/README.md).
+
+    bench/run [--sizes 200,2000,20000] [--runs 5] [--peers]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+import make_ledger  # noqa: E402
+
+PY = sys.executable
+SCORECARD = [str(Path(PY).parent / "scorecard")]
+GNU_TIME = "/usr/bin/time"
+
+
+def measure(cmd: list[str], runs: int, cwd: Path | None = None, env: dict | None = None) -> tuple[float, float]:
+    """Median wall seconds and peak resident MB of cmd over runs."""
+    walls, peaks = [], []
+    for _ in range(runs):
+        out = tempfile.NamedTemporaryFile(delete=False)
+        out.close()
+        proc = subprocess.run([GNU_TIME, "-f", "%e %M", "-o", out.name, *cmd], cwd=cwd, env={**os.environ, **(env or {})},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wall, peak = Path(out.name).read_text().split()[-2:]
+        os.unlink(out.name)
+        if proc.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+        walls.append(float(wall))
+        peaks.append(int(peak) / 1024)
+    return statistics.median(walls), max(peaks)
+
+
+def mkdocs_project(ledger: Path, dest: Path) -> Path:
+    """The same content as a MkDocs project: one Markdown page per category."""
+    sys.path.insert(0, str(REPO))
+    from scorecard import pipeline
+
+    result, store = pipeline.validate(ledger)
+    docs = dest / "docs"
+    docs.mkdir(parents=True)
+    (docs / "index.md").write_text("# Synthetic scorecard\n\n" + "\n".join(
+        f"- [{c.model.title}]({c.slug}.md)" for c in result.ledger.categories) + "\n")
+    for cat in result.ledger.categories:
+        parts = [f"# {cat.model.title}\n\n{cat.model.summary or ''}\n"]
+        for d in cat.dimensions:
+            m = d.model
+            parts.append(f"## {m.title}\n\n**Status:** {m.status} — {m.claim}\n\n### Why it matters\n\n{m.why}\n\n"
+                         f"### SOTA bar\n\n{m.sota.bar}\n\n- Source: <{m.sota.source}> ({m.sota.date})\n"
+                         + "".join(f"- Leader: {l}\n" for l in m.leaders) + f"\n{m.note or ''}\n")
+        (docs / f"{cat.slug}.md").write_text("\n".join(parts))
+    (dest / "mkdocs.yml").write_text("site_name: Synthetic scorecard\nuse_directory_urls: false\n")
+    return dest
+
+
+def peers_python() -> Path | None:
+    venv = HERE / ".work" / "peers"
+    py = venv / "bin" / "python"
+    return py if (py.exists() and (venv / "bin" / "mkdocs").exists()) else None
+
+
+def install_peers() -> Path:
+    """mkdocs (and the other peers) in the benchmark's own virtualenv, never the project's."""
+    venv = HERE / ".work" / "peers"
+    if not peers_python():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin/pip"), "install", "-q", "mkdocs", "doorstop", "check-jsonschema"], check=True)
+    return venv
+
+
+def row(name: str, wall: float, peak: float, base: float | None, base_name: str) -> str:
+    ratio = f"{wall / base:5.2f}x {base_name}" if base else ""
+    return f"| {name:<34} | {wall:8.3f} s | {peak:7.1f} MB | {ratio:<28} |"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="200,2000,20000")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--peers", action="store_true", help="also time mkdocs in bench/.work/peers (installed on first use)")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    work = Path(tempfile.mkdtemp(prefix="scorecard-bench-"))
+    venv = install_peers() if args.peers else None
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    print(f"machine: {os.cpu_count()} cores, {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, "
+          f"Python {platform.python_version()}; commit {commit}; median of {args.runs} runs\n")
+    print("| command | wall (median) | peak RSS | ratio (same run) |\n| --- | --- | --- | --- |")
+    click_wall, click_peak = measure([PY, "-c", "import click"], args.runs)
+    help_wall, help_peak = measure([*SCORECARD, "--help"], args.runs)
+    print(row("python -c 'import click'", click_wall, click_peak, None, ""))
+    print(row("scorecard --help", help_wall, help_peak, click_wall, "import click"))
+    per_dim = {}
+    for n in sizes:
+        ledger = work / f"ledger-{n}"
+        make_ledger.make(n, ledger)
+        runs = max(3, args.runs if n < 20000 else 3)
+        floor, floor_peak = measure([PY, str(HERE / "parse_floor.py"), str(ledger)], runs)
+        validate, v_peak = measure([*SCORECARD, "validate", "--root", str(ledger)], runs)
+        build, b_peak = measure([*SCORECARD, "build", "--root", str(ledger), "--out", str(work / f"site-{n}")], runs)
+        print(f"| **{n} dimensions** | | | |")
+        print(row("parse floor (libyaml + json)", floor, floor_peak, None, ""))
+        print(row("scorecard validate", validate, v_peak, floor, "parse floor"))
+        print(row("scorecard build", build, b_peak, floor, "parse floor"))
+        if venv:
+            project = mkdocs_project(ledger, work / f"mkdocs-{n}")
+            mk, mk_peak = measure([str(venv / "bin/mkdocs"), "build", "-q", "-d", str(work / f"mk-site-{n}")], runs,
+                                  cwd=project)
+            print(row("mkdocs build (same content)", mk, mk_peak, None, ""))
+            print(row("  scorecard build vs mkdocs", build, b_peak, mk, "mkdocs build"))
+        per_dim[n] = (validate / n, build / n)
+    if len(sizes) > 1:
+        print()
+        for a, b in zip(sizes, sizes[1:]):
+            va, ba = per_dim[a]
+            vb, bb = per_dim[b]
+            print(f"per-dimension cost at {b} vs {a}: validate {vb / va:.2f}x, build {bb / ba:.2f}x (1.00 = linear)")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""Render helpers: the Markdown fast path agrees with markdown-it, numbers, anchors, briefs."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorecard.render import (_markdown, brief, fmt_number, fmt_value, json_lines, markdown_block, markdown_inline,
+                              pointer_anchor)
+
+
+@pytest.mark.parametrize("text", [
+    "Plain prose, with commas; and (parentheses) 4.48x / 59%-498% ~ fine.", "Quotes \"like this\" and 'these'.",
+    "**bold** text", "a [link](https://example.org/)", "- a list", "1. numbered", "# heading", "x < y & z",
+    "line one\nline two", "  indented", "under_score", "email@example.org", "x | y", "a = b",
+])
+def test_fast_path_matches_markdown_it(text):
+    md = _markdown()
+    assert str(markdown_block(text)) == md.render(text)
+    assert str(markdown_inline(text)) == md.renderInline(text)
+
+
+@pytest.mark.parametrize("text,html", [
+    ("[x](javascript:alert(1))", "[x](javascript:alert(1))"), ("[x](JaVaScRiPt:alert(1))", "[x](JaVaScRiPt:alert(1))"),
+    ("[x](data:text/html,hi)", "[x](data:text/html,hi)"), ("<script>x</script>", "&lt;script&gt;x&lt;/script&gt;"),
+    ("![i](https://evil.example/p.png)", "!<a href=\"https://evil.example/p.png\">i</a>"),
+    ("[ok](https://example.org/)", '<a href="https://example.org/">ok</a>'), ("[m](mailto:a@b.c)", '<a href="mailto:a@b.c">m</a>'),
+    ("[rel](docs/x.md)", '<a href="docs/x.md">rel</a>'),
+])
+def test_markdown_safety(text, html):
+    assert str(markdown_inline(text)) == html
+
+
+def test_numbers():
+    assert [fmt_number(v) for v in (1840.0, 33.8, 0.00031, 7.4, 12345.5, 1e20)] == \
+        ["1,840", "33.8", "0.00031", "7.4", "12,345.5", "1e+20"]
+    assert fmt_value(4.1, "x") == "4.1x" and fmt_value(33.8, "ms") == "33.8 ms" and fmt_value(59, "%") == "59%"
+
+
+def test_brief():
+    assert brief("First sentence. Second one.") == "First sentence. …"
+    assert brief("Only one") == "Only one"
+    assert brief("word " * 100).endswith(" …") and len(brief("word " * 100)) < 190
+
+
+def test_json_lines_anchor_every_value_and_mark_citations():
+    lines = json_lines({"a b": [1, {"c/d": None}], "e": {}}, {"/a b/1/c~1d": ["dim"]})
+    ids = [l["id"] for l in lines if l["id"]]
+    assert ids == ["p", "p/a%20b", "p/a%20b/0", "p/a%20b/1", "p/a%20b/1/c~1d", "p/e"]
+    assert all(" " not in i for i in ids)
+    cited = [l for l in lines if l["cited_by"]]
+    assert len(cited) == 1 and cited[0]["pointer"] == "/a b/1/c~1d" and cited[0]["text"].strip() == '"c/d": null'
+    assert pointer_anchor("/a b") == "p/a%20b"
