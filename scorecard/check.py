@@ -113,6 +113,18 @@ def check(loaded: LoadedLedger, store: ArtifactStore, today: date) -> CheckResul
     return CheckResult(Ledger(loaded.root, settings, categories), findings, count)
 
 
+def check_one(doc: Document, category: str, settings: Settings, store: ArtifactStore,
+              today: date) -> tuple[DimensionRecord | None, list[Finding]]:
+    """One dimension file's record and findings, for a rebuild where only it changed."""
+    findings: list[Finding] = []
+    model = _validate(doc, Dimension, findings)
+    if model is None:
+        return None, findings
+    record = DimensionRecord(Path(doc.file).stem, category, doc, model)
+    rules.check_dimension(record, settings, store, today, findings)
+    return record, findings
+
+
 # --- schema errors as findings --------------------------------------------------------------
 
 _EXPECTED = {"string_type": "text", "float_type": "number", "int_type": "whole number", "int_from_float": "whole number",

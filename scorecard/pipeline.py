@@ -33,6 +33,16 @@ def validate(root: Path, cache: dict | None = None) -> tuple[CheckResult, Artifa
 
 
 @dataclass(slots=True)
+class BuildState:
+    """What a successful build knew, kept by serve for its fast path."""
+
+    ledger: object
+    store: ArtifactStore
+    resolved: object
+    site: object = None  # the render.Site, made on first use and reused
+
+
+@dataclass(slots=True)
 class BuildOutcome:
     """What a build did: the check result, and the pages written (empty when refused)."""
 
@@ -41,6 +51,50 @@ class BuildOutcome:
     out: Path | None
     refused: bool
     cited_files: list[str] = field(default_factory=list)
+    state: BuildState | None = None  # for serve's fast path
+
+
+def refresh_dimensions(state: BuildState, docs: list) -> tuple[list, dict[str, bytes]] | None:
+    """serve's fast path: re-check and re-render only the categories of changed dimension files.
+
+    Returns (findings, pages of the changed categories), or None when a full build is needed
+    (a changed file has errors, or is not a dimension the last build knew).
+    """
+    from .check import check_one
+    from .load import read_document
+    from .render import Site
+    from .resolve import count_statuses, resolve_dimension
+
+    ledger, store, resolved = state.ledger, state.store, state.resolved
+    by_file = {d.record.file: (ci, di) for ci, c in enumerate(resolved.categories) for di, d in enumerate(c.dimensions)}
+    touched: set[int] = set()
+    findings = []
+    for rel, cache in docs:
+        if rel not in by_file:
+            return None
+        ci, di = by_file[rel]
+        yaml_findings: list = []
+        doc = read_document(ledger.root, ledger.root / rel, yaml_findings, cache)
+        if doc.data is None:
+            return None
+        cat = resolved.categories[ci]
+        record, more = check_one(doc, cat.slug, ledger.settings, store, today())
+        findings += yaml_findings + more
+        if record is None or any(f.severity == "error" for f in yaml_findings + more):
+            return None
+        cat.dimensions[di] = resolve_dimension(record, ledger, store, resolved.as_of, {}, {})
+        cat.record.dimensions[di] = record
+        touched.add(ci)
+    if state.site is None:
+        state.site = Site(resolved)
+    site = state.site
+    pages = {}
+    for ci in sorted(touched):
+        cat = resolved.categories[ci]
+        cat.dimensions.sort(key=lambda d: (d.record.model.order is None, d.record.model.order or 0, d.id))
+        cat.counts = count_statuses(cat.dimensions)
+        pages[f"{cat.slug}/index.html"] = site.page("category.html", "../", f"{cat.slug}/index.html", category=cat)
+    return findings, pages
 
 
 def fails(result: CheckResult, strict: bool) -> bool:
@@ -61,4 +115,4 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict |
     resolved = resolve_ledger(result.ledger, store, source_date())
     pages = render_site(resolved)
     write_site(root, out, pages, guard=guard)
-    return BuildOutcome(result, len(pages), out, False, sorted(resolved.files))
+    return BuildOutcome(result, len(pages), out, False, sorted(resolved.files), BuildState(result.ledger, store, resolved))

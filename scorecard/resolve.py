@@ -123,7 +123,7 @@ def resolve_ledger(ledger: Ledger, store: ArtifactStore, today: date | None = No
     files: dict[str, bytes] = {}
     categories = []
     for cat in ledger.categories:
-        dims = [_resolve_dimension(d, ledger, store, as_of, citations, files) for d in cat.dimensions]
+        dims = [resolve_dimension(d, ledger, store, as_of, citations, files) for d in cat.dimensions]
         categories.append(ResolvedCategory(cat, dims, count_statuses(dims)))
     every = [d for c in categories for d in c.dimensions]
     return ResolvedLedger(ledger.root, ledger.settings, categories, count_statuses(every), as_of,
@@ -137,8 +137,9 @@ def _cite(citations: dict, rel: str, pointer: str, dim_id: str) -> None:
         ids.append(dim_id)
 
 
-def _resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore, as_of: date,
-                       citations: dict, files: dict) -> ResolvedDimension:
+def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore, as_of: date,
+                      citations: dict, files: dict) -> ResolvedDimension:
+    """One dimension resolved; citations and files collect what its result and traces cite."""
     dim = rec.model
     measured = comparison = None
     if dim.status in MEASURED and dim.result is not None:

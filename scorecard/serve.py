@@ -37,20 +37,38 @@ class Rebuilder:
         self.cited: list[str] = []
         self.snapshot: dict[str, tuple[int, int]] = {}
         self.lock = threading.Lock()
+        self.state = None  # the last good build's pipeline.BuildState
+        self.memory: dict[str, bytes] = {}  # pages newer than the files on disk
+        self.building = False
 
     def inputs(self) -> dict[str, tuple[int, int]]:
         """(mtime, size) of every file a build reads."""
         found: dict[str, tuple[int, int]] = {}
-        paths = [self.root / name for name in WATCHED] + [self.root / rel for rel in self.cited]
-        for path in paths:
-            if path.is_dir():
-                for folder, dirs, files in os.walk(path):
-                    dirs.sort()
-                    for name in files:
-                        self._stat(Path(folder, name), found)
+        for path in [str(self.root / name) for name in WATCHED] + [str(self.root / rel) for rel in self.cited]:
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            if os.path.isdir(path):
+                self._walk(path, found)
             else:
-                self._stat(path, found)
+                found[path] = (st.st_mtime_ns, st.st_size)
         return found
+
+    def _walk(self, folder: str, found: dict) -> None:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    self._walk(entry.path, found)
+                else:
+                    st = entry.stat()
+                    found[entry.path] = (st.st_mtime_ns, st.st_size)
+            except OSError:
+                continue
 
     def _stat(self, path: Path, found: dict) -> None:
         try:
@@ -63,15 +81,23 @@ class Rebuilder:
         """One build; returns its duration in seconds."""
         start = time.perf_counter()
         self.snapshot = self.inputs()
-        outcome = pipeline.build(self.root, self.out, cache=self.cache)
+        self.building = True
+        try:
+            outcome = pipeline.build(self.root, self.out, cache=self.cache)
+        finally:
+            self.building = False
         took = time.perf_counter() - start
         checked = outcome.checked
         with self.lock:
             if outcome.refused:
+                self.state = None
+                self.memory = {}
                 self.broken_text = report.text(checked.findings, checked.dimension_count)
                 self.echo(self.broken_text + "the ledger has errors: still serving the last good site")
             else:
                 self.broken_text = None
+                self.state = outcome.state
+                self.memory = {}
                 if outcome.cited_files != self.cited:
                     self.cited = outcome.cited_files
                     for rel in self.cited:  # newly watched files count as seen at this build
@@ -84,11 +110,36 @@ class Rebuilder:
         return took
 
     def poll_once(self) -> bool:
-        """Rebuild if any input changed since the last build."""
-        if self.inputs() != self.snapshot:
-            self.rebuild()
-            return True
-        return False
+        """Rebuild if any input changed since the last build (first the fast path, when it applies)."""
+        current = self.inputs()
+        if current == self.snapshot:
+            return False
+        changed = {p for p in current.keys() | self.snapshot.keys() if current.get(p) != self.snapshot.get(p)}
+        try:
+            self.refresh(changed, current)
+        except Exception as exc:  # noqa: BLE001 - the full rebuild below is the fallback
+            self.echo(f"fast refresh skipped ({type(exc).__name__}: {exc}); rebuilding in full")
+        self.rebuild()
+        return True
+
+    def refresh(self, changed: set[str], current: dict) -> bool:
+        """Serve changed dimensions' category pages from memory at once, if only dimension files changed."""
+        claims = str(self.root / "claims") + os.sep
+        if self.state is None or not all(
+                p.startswith(claims) and p.endswith(".yaml") and not p.endswith("_category.yaml")
+                and p in current and p in self.snapshot for p in changed):
+            return False
+        start = time.perf_counter()
+        rels = [(Path(p).relative_to(self.root).as_posix(), self.cache) for p in sorted(changed)]
+        refreshed = pipeline.refresh_dimensions(self.state, rels)
+        if refreshed is None:
+            return False
+        _, pages = refreshed
+        with self.lock:
+            self.memory.update(pages)
+            self.generation += 1
+        self.echo(f"updated {', '.join(sorted(pages))} in {time.perf_counter() - start:.3f} s; full rebuild follows")
+        return True
 
     def watch(self, stop: threading.Event, interval: float = 0.1) -> None:
         """Poll until stop is set."""
@@ -96,6 +147,7 @@ class Rebuilder:
             try:
                 self.poll_once()
             except Exception as exc:  # noqa: BLE001 - keep serving whatever went wrong
+                self.snapshot = self.inputs()  # report this state once, not on every poll
                 self.echo(f"rebuild failed: {type(exc).__name__}: {exc}")
 
 
@@ -110,8 +162,15 @@ def _handler(rebuilder: Rebuilder):
         def do_GET(self):
             if self.path == STATUS_PATH:
                 with rebuilder.lock:
-                    body = json.dumps({"generation": rebuilder.generation, "ok": rebuilder.broken_text is None}).encode()
+                    body = json.dumps({"generation": rebuilder.generation, "ok": rebuilder.broken_text is None,
+                                       "building": rebuilder.building}).encode()
                 return self._send(body, "application/json")
+            rel = self.path.split("?", 1)[0].split("#", 1)[0].lstrip("/")
+            rel = rel + "index.html" if rel == "" or rel.endswith("/") else rel
+            with rebuilder.lock:
+                fresh = rebuilder.memory.get(rel)
+            if fresh is not None:
+                return self._send(self._decorate(fresh), "text/html; charset=utf-8")
             path = Path(self.translate_path(self.path))
             if path.is_dir():
                 path = path / "index.html"

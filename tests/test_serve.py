@@ -71,3 +71,35 @@ def test_built_files_do_not_carry_the_reload_script(served):
     root, url = served
     assert "__scorecard__" in fetch(url + "index.html")
     assert "__scorecard__" not in (root / "site/index.html").read_text()
+
+
+def test_fast_path_page_equals_the_full_build(base_ledger):
+    from scorecard.serve import Rebuilder
+
+    lines: list[str] = []
+    rebuilder = Rebuilder(base_ledger, base_ledger / "site", echo=lines.append)
+    rebuilder.rebuild()
+    record = base_ledger / "claims/core/beta.yaml"
+    record.write_text(record.read_text().replace("Beta latency", "Beta latency, fast"))
+    current = rebuilder.inputs()
+    changed = {p for p in current if current[p] != rebuilder.snapshot.get(p)}
+    assert rebuilder.refresh(changed, current) is True
+    fast = rebuilder.memory["core/index.html"]
+    assert b"Beta latency, fast" in fast
+    rebuilder.rebuild()
+    assert rebuilder.memory == {}
+    assert (base_ledger / "site/core/index.html").read_bytes() == fast
+
+
+def test_fast_path_declines_what_it_cannot_do(base_ledger):
+    from scorecard.serve import Rebuilder
+
+    rebuilder = Rebuilder(base_ledger, base_ledger / "site", echo=lambda _: None)
+    rebuilder.rebuild()
+    (base_ledger / "evidence/run.json").write_text('{"runs": [{"rps": 13}]}')
+    (base_ledger / "claims/core/beta.yaml").write_text("title: [broken\n")
+    current = rebuilder.inputs()
+    changed = {p for p in current if current[p] != rebuilder.snapshot.get(p)}
+    assert rebuilder.refresh(changed, current) is False  # evidence changed: only a full build is right
+    changed = {str(base_ledger / "claims/core/beta.yaml")}
+    assert rebuilder.refresh(changed, current) is False  # a YAML error: the full build reports it
