@@ -60,16 +60,13 @@ def _date(value: str) -> str:
     return value
 
 
-def _source_url(value: str) -> str:
-    if not URL_RE.match(value):
-        raise PydanticCustomError("SC601", "'{value}' is not a valid http(s) URL", {"value": value})
-    return value
-
-
-def _http_url(value: str) -> str:
-    if not URL_RE.match(value):
-        raise PydanticCustomError("SC403", "'{value}' is not a valid http(s) URL", {"value": value})
-    return value
+def _url_check(code: str):
+    """A validator for http(s) URLs that reports the given rule code."""
+    def check(value: str) -> str:
+        if not URL_RE.match(value):
+            raise PydanticCustomError(code, "'{value}' is not a valid http(s) URL", {"value": value})
+        return value
+    return check
 
 
 def _finite(value: float) -> float:
@@ -82,8 +79,8 @@ Text = Annotated[str, AfterValidator(_non_empty)]
 OneLine = Annotated[str, AfterValidator(_non_empty), AfterValidator(_one_line)]
 DateText = Annotated[str, BeforeValidator(_year_as_text), AfterValidator(_date),
                      Field(json_schema_extra={"pattern": DATE_RE.pattern})]
-SourceUrl = Annotated[str, AfterValidator(_source_url), Field(json_schema_extra={"pattern": "^https?://"})]
-HttpUrl = Annotated[str, AfterValidator(_http_url), Field(json_schema_extra={"pattern": "^https?://"})]
+SourceUrl = Annotated[str, AfterValidator(_url_check("SC601")), Field(json_schema_extra={"pattern": "^https?://"})]
+HttpUrl = Annotated[str, AfterValidator(_url_check("SC403")), Field(json_schema_extra={"pattern": "^https?://"})]
 Number = Annotated[float, AfterValidator(_finite)]
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 

@@ -38,9 +38,8 @@ def check_dimension(rec: "DimensionRecord", settings: Settings, store: ArtifactS
         _check_trace(rec, target, doc.pos(path), store, findings)
 
 
-def measured_value(rec: "DimensionRecord", store: ArtifactStore, findings: list[Finding] | None = None) -> float | None:
-    """The number rec's result points at, or None after recording why it cannot be had."""
-    out = findings if findings is not None else []
+def measured_value(rec: "DimensionRecord", store: ArtifactStore, out: list[Finding]) -> float | None:
+    """The number rec's result points at, or None after recording in out why it cannot be had."""
     doc, result = rec.doc, rec.model.result
     ev_pos, ptr_pos = doc.pos(("result", "evidence")), doc.pos(("result", "pointer"))
     rel = result.evidence
