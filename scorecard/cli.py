@@ -161,6 +161,43 @@ def schema(out: str | None, kind: str | None) -> None:
 
 
 @main.command()
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--subject", default="oursys", show_default=True, help="The system being scored.")
+@click.option("--title", default="Our scorecard", show_default=True, help="The scorecard's title.")
+def init(folder: Path, subject: str, title: str) -> None:
+    """Create a new ledger in FOLDER that validates and builds as it stands."""
+    from .scaffold import ScaffoldRefused, init as make
+
+    try:
+        written = make(folder, subject=subject, title=title)
+    except ScaffoldRefused as exc:
+        raise click.UsageError(str(exc)) from None
+    for rel in written:
+        click.echo(f"created {folder / rel}")
+    click.echo(f"next: cd {folder} && scorecard validate && scorecard build")
+
+
+@main.command()
+@root_option
+@click.argument("target", metavar="CATEGORY/ID")
+@click.option("--status", type=click.Choice(["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]),
+              default="no-claim", show_default=True, help="The new dimension's status.")
+def new(root: str | None, target: str, status: str) -> None:
+    """Create claims/CATEGORY/ID.yaml with every field commented (never overwrites)."""
+    from .scaffold import ScaffoldRefused, new as make
+
+    ledger_root = _root(root)
+    try:
+        written = make(ledger_root, target, status)
+    except ScaffoldRefused as exc:
+        raise click.UsageError(str(exc)) from None
+    for rel in written:
+        click.echo(f"created {rel}")
+    if status in ("leads", "parity", "trails", "simulated"):
+        click.echo("next: commit the evidence file the record's result names, and point result.pointer at the number")
+
+
+@main.command()
 def rules() -> None:
     """List every rule code with its severity and meaning (details: docs/rules.md)."""
     from .findings import RULES

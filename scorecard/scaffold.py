@@ -1,0 +1,152 @@
+"""`scorecard init` and `scorecard new`: ledgers and records that validate as they stand.
+
+Both check every target before writing anything, so a refusal changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .load import CATEGORY_FILE, SETTINGS_FILE, SLUG_RE
+from .model import MEASURED, MODELS, STATUSES, json_schema
+
+
+class ScaffoldRefused(Exception):
+    """The scaffold would overwrite something, or was asked for something invalid."""
+
+
+def _modeline(kind: str, depth: int) -> str:
+    return f"# yaml-language-server: $schema={'../' * depth}schema/{kind}.schema.json\n"
+
+
+SETTINGS = """{modeline}title: {title}                 # required: the scorecard's title
+subject: {subject}                          # required: the system being scored
+description: >-                              # optional, Markdown
+  Each dimension is a thing the field competes on; the {subject} column is honest.
+stale_after_months: 24                       # optional: a SOTA source older than this warns
+parity_tolerance: 0.05                       # optional: |result/bar - 1| within this is parity
+# base_url: https://example.org/scorecard/   # optional: canonical links
+"""
+
+CATEGORY = """{modeline}title: {title}     # required
+# short: {slug}      # optional short name for page titles
+summary: what this category covers      # optional, Markdown
+order: 10            # optional: categories sort by (order, slug)
+"""
+
+DIMENSION = """{modeline}# One dimension the field competes on. Every field is described in docs/format.md.
+title: {title}                       # required: what is measured
+why: >-                               # required, Markdown: why the field competes on it
+  Say why a buyer or a user cares about this dimension.
+sota:                                 # required: the bar to beat
+  bar: >-                             # required, Markdown: the bar in words
+    Name the best published result, with its number.
+  value: 100                          # optional number; needs unit and better
+  unit: {unit}                          # the unit of value
+  better: higher                      # higher | lower
+  source: https://example.org/paper   # required: http(s) URL stating the bar
+  date: {date}                         # required: YYYY, YYYY-MM or YYYY-MM-DD
+leaders:                              # optional: who leads (inline Markdown)
+  - System A
+status: {status}                      # {statuses}
+claim: {claim}          # required: one line, our position in words
+{result}note: >-                              # optional, Markdown
+  What is and is not measured, and why.
+trace:                                # optional: files, file.json#/pointer, or URLs; each must resolve
+  - https://example.org/paper
+{trace}"""
+
+RESULT = """result:                               # required for leads, parity, trails, simulated
+  evidence: evidence/{evidence}        # a JSON file under evidence/
+  pointer: {pointer}            # RFC 6901 pointer to the number
+  unit: {unit}                          # must equal sota.unit for the honesty check
+"""
+
+GITIGNORE = "site/\n.site-*/\n"
+PRECOMMIT = """# pre-commit: validate the ledger on every commit (https://pre-commit.com).
+# This uses the scorecard installed in your environment; to pin a version instead, see
+# docs/recipes.md for the `repos:` entry that points at scorecard's own repository.
+repos:
+  - repo: local
+    hooks:
+      - id: scorecard-validate
+        name: scorecard validate
+        entry: scorecard validate
+        language: system
+        pass_filenames: false
+        files: ^(scorecard\\.yaml|claims/|evidence/|templates/|.*\\.md$)
+"""
+
+
+def _schemas() -> dict[str, str]:
+    return {f"schema/{kind}.schema.json": json.dumps(json_schema(kind), indent=2, sort_keys=True) + "\n"
+            for kind in sorted(MODELS)}
+
+
+def _write_all(root: Path, files: dict[str, str]) -> list[str]:
+    clashes = sorted(rel for rel in files if (root / rel).exists())
+    if clashes:
+        raise ScaffoldRefused(f"refusing to overwrite {', '.join(clashes)}; nothing was written")
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return sorted(files)
+
+
+def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard") -> list[str]:
+    """A new ledger in folder: settings, one category, a no-claim and a measured dimension, and tooling."""
+    if (folder / SETTINGS_FILE).exists():
+        raise ScaffoldRefused(f"{folder} already holds a ledger ({SETTINGS_FILE}); nothing was written")
+    if folder.exists() and not folder.is_dir():
+        raise ScaffoldRefused(f"{folder} is a file; nothing was written")
+    files = {
+        SETTINGS_FILE: SETTINGS.format(modeline=_modeline("scorecard", 0), title=title, subject=subject),
+        f"claims/performance/{CATEGORY_FILE}": CATEGORY.format(modeline=_modeline("category", 2), title="Performance",
+                                                               slug="performance"),
+        "claims/performance/first-gap.yaml": dimension_text("first-gap", "no-claim", depth=2),
+        "claims/performance/request-throughput.yaml": dimension_text(
+            "request-throughput", "trails", depth=2, evidence="throughput.json", pointer="/runs/peak/requests_per_s"),
+        "evidence/throughput.json": json.dumps({
+            "meta": {"note": "EXAMPLE artifact made by scorecard init: replace it with your measurement",
+                     "commit": "0000000", "date": "2026-01-01", "machine": "example", "command": "your benchmark"},
+            "runs": {"peak": {"requests_per_s": 80}}}, indent=2) + "\n",
+        ".gitignore": GITIGNORE,
+        ".pre-commit-config.yaml": PRECOMMIT,
+        **_schemas(),
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    return _write_all(folder, files)
+
+
+def dimension_text(dim_id: str, status: str, depth: int = 2, evidence: str | None = None,
+                   pointer: str = "/path/to/value") -> str:
+    """The text of a new dimension record with every field and a comment on each."""
+    measured = status in MEASURED
+    result = RESULT.format(evidence=evidence or f"{dim_id}.json", pointer=pointer, unit="req/s") if measured else ""
+    claim = {"no-claim": "no number yet", "out-of-scope": "not this system's axis"}.get(status, "our number, in words")
+    trace = f"  - evidence/{evidence or dim_id + '.json'}\n" if measured else ""
+    return DIMENSION.format(modeline=_modeline("dimension", depth), title=dim_id.replace("-", " ").capitalize(),
+                            unit="req/s", date="2025-06", status=status, statuses=" | ".join(STATUSES),
+                            claim=claim, result=result, trace=trace)
+
+
+def new(root: Path, target: str, status: str = "no-claim") -> list[str]:
+    """A new dimension claims/CATEGORY/ID.yaml (and the category's _category.yaml if missing)."""
+    category, _, dim_id = target.partition("/")
+    for kind, slug in (("category", category), ("dimension id", dim_id)):
+        if not SLUG_RE.match(slug or ""):
+            raise ScaffoldRefused(f"{kind} '{slug}' is not a slug (lowercase letters, digits, single hyphens); "
+                                  "write CATEGORY/ID, e.g. cost-efficiency/goodput")
+    if status not in STATUSES:
+        raise ScaffoldRefused(f"status must be one of {', '.join(STATUSES)}")
+    taken = sorted((root / "claims").glob(f"*/{dim_id}.yaml"))
+    if taken:
+        raise ScaffoldRefused(f"id '{dim_id}' is used already by {taken[0].relative_to(root).as_posix()} "
+                              "(ids are unique across the ledger); nothing was written")
+    files = {f"claims/{category}/{dim_id}.yaml": dimension_text(dim_id, status)}
+    if not (root / "claims" / category / CATEGORY_FILE).exists():
+        files[f"claims/{category}/{CATEGORY_FILE}"] = CATEGORY.format(
+            modeline=_modeline("category", 2), title=category.replace("-", " ").capitalize(), slug=category)
+    return _write_all(root, files)

@@ -1,0 +1,77 @@
+"""`scorecard init` and `scorecard new`: results validate, refusals change nothing."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from scorecard import pipeline
+
+from conftest import run_cli
+
+
+def tree_hashes(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_init_validates_and_builds(tmp_path):
+    proc = run_cli("init", str(tmp_path / "l"))
+    assert proc.returncode == 0, proc.stderr
+    root = tmp_path / "l"
+    for rel in ("scorecard.yaml", ".gitignore", ".pre-commit-config.yaml", "schema/dimension.schema.json",
+                "claims/performance/first-gap.yaml", "evidence/throughput.json"):
+        assert (root / rel).is_file(), rel
+    assert run_cli("validate", cwd=root).returncode == 0
+    assert run_cli("build", cwd=root).returncode == 0
+    result, _ = pipeline.validate(root)
+    assert {d.model.status for d in result.ledger.dimensions()} == {"no-claim", "trails"}
+    first = (root / "claims/performance/first-gap.yaml").read_text().splitlines()[0]
+    assert first == "# yaml-language-server: $schema=../../schema/dimension.schema.json"
+    assert (root / "schema/dimension.schema.json").is_file()
+
+
+def test_init_refuses_an_existing_ledger_and_changes_nothing(tmp_path):
+    root = tmp_path / "l"
+    run_cli("init", str(root))
+    (root / "claims/performance/first-gap.yaml").write_text("title: mine\n")
+    before = tree_hashes(root)
+    proc = run_cli("init", str(root))
+    assert proc.returncode == 2 and "already holds a ledger" in proc.stderr
+    assert tree_hashes(root) == before
+
+
+def test_init_refuses_to_overwrite_any_file(tmp_path):
+    root = tmp_path / "l"
+    root.mkdir()
+    (root / ".gitignore").write_text("mine\n")
+    before = tree_hashes(root)
+    proc = run_cli("init", str(root))
+    assert proc.returncode == 2 and ".gitignore" in proc.stderr
+    assert tree_hashes(root) == before
+
+
+def test_new_dimension_and_category(base_ledger):
+    proc = run_cli("new", "speed/ttft", cwd=base_ledger)
+    assert proc.returncode == 0, proc.stderr
+    text = (base_ledger / "claims/speed/ttft.yaml").read_text()
+    assert text.startswith("# yaml-language-server: $schema=../../schema/dimension.schema.json")
+    assert text.count("#") > 15  # a comment on every field
+    assert (base_ledger / "claims/speed/_category.yaml").is_file()
+    assert run_cli("validate", cwd=base_ledger).returncode == 0
+
+
+def test_new_measured_points_at_missing_evidence(base_ledger):
+    assert run_cli("new", "core/gamma", "--status", "leads", cwd=base_ledger).returncode == 0
+    proc = run_cli("validate", cwd=base_ledger)
+    assert proc.returncode == 1 and "SC304" in proc.stdout and "claims/core/gamma.yaml" in proc.stdout
+
+
+def test_new_refusals_change_nothing(base_ledger):
+    before = tree_hashes(base_ledger)
+    for args in (["new", "core/beta"], ["new", "other/beta"], ["new", "Bad/x"], ["new", "core"],
+                 ["new", "core/x", "--status", "won"]):
+        proc = run_cli(*args, cwd=base_ledger)
+        assert proc.returncode == 2, args
+        assert "Traceback" not in proc.stderr
+    assert tree_hashes(base_ledger) == before
