@@ -198,6 +198,24 @@ def new(root: str | None, target: str, status: str) -> None:
 
 
 @main.command()
+@root_option
+@click.argument("rev")
+@click.argument("rev2", required=False)
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
+def diff(root: str | None, rev: str, rev2: str | None, fmt: str) -> None:
+    """Say what changed in the ledger between REV and REV2 (default: the working tree)."""
+    from . import diff as d
+
+    ledger_root = _root(root)
+    try:
+        old, new, changes = d.run(ledger_root, rev, rev2)
+    except d.DiffError as exc:
+        raise click.UsageError(str(exc)) from None
+    render = {"text": d.as_text, "markdown": d.as_markdown, "json": d.as_json}[fmt]
+    click.echo(render(old, new, changes), nl=False)
+
+
+@main.command()
 def rules() -> None:
     """List every rule code with its severity and meaning (details: docs/rules.md)."""
     from .findings import RULES

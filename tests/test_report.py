@@ -54,3 +54,22 @@ def test_sarif_structure():
     assert first["ruleId"] == "SC202" and first["level"] == "error"
     assert first["locations"][0]["physicalLocation"]["region"] == {"startLine": 3, "startColumn": 5}
     assert run["results"][1]["level"] == "warning"
+
+
+def test_sarif_validates_against_the_sarif_2_1_0_schema(tmp_path):
+    import jsonschema
+
+    from conftest import TESTS, bad_case, run_cli
+
+    schema = json.loads((TESTS / "vendor/sarif-2.1.0-rtm.5.json").read_text())
+    root, _ = bad_case("unknown-field-typo", tmp_path / "l")
+    proc = run_cli("validate", "--format", "sarif", cwd=root)
+    assert proc.returncode == 1
+    log = json.loads(proc.stdout)
+    errors = sorted(jsonschema.Draft4Validator(schema).iter_errors(log), key=str)
+    assert errors == []
+    results = log["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} == {"SC201", "SC202"}
+    loc = next(r for r in results if r["ruleId"] == "SC202")["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "claims/core/beta.yaml" and loc["region"] == {"startLine": 8, "startColumn": 3}
+    assert list(jsonschema.Draft4Validator(schema).iter_errors({"version": "2.1.0"}))  # the schema can fail

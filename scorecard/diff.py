@@ -1,0 +1,207 @@
+"""`scorecard diff`: what a change does to the ledger, in a reviewer's words.
+
+Each side is a revision of the git repository holding the ledger (or the working tree). A
+revision's ledger is extracted with `git archive` and checked by the same pipeline as
+`validate`, so values that change only through an evidence file are seen too.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .check import CheckResult, DimensionRecord
+from .evidence import ArtifactStore
+from .pipeline import validate
+from .render import fmt_value
+from .rules import measured_value
+
+
+class DiffError(Exception):
+    """Not a git repository, an unknown revision, or git itself failing."""
+
+
+def _git(args: list[str], cwd: Path) -> bytes:
+    try:
+        proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=120)
+    except FileNotFoundError:
+        raise DiffError("git is not installed; scorecard diff needs it") from None
+    if proc.returncode != 0:
+        raise DiffError(proc.stderr.decode(errors="replace").strip() or f"git {' '.join(args)} failed")
+    return proc.stdout
+
+
+def repo_prefix(root: Path) -> tuple[Path, str]:
+    """(top of the git work tree, the ledger root relative to it with a trailing / or '')."""
+    try:
+        top = Path(_git(["rev-parse", "--show-toplevel"], root).decode().strip())
+    except DiffError:
+        raise DiffError(f"{root} is not inside a git repository; scorecard diff compares git revisions") from None
+    rel = root.resolve().relative_to(top.resolve()).as_posix()
+    return top, "" if rel == "." else rel + "/"
+
+
+def _checkout(top: Path, prefix: str, rev: str, dest: Path) -> Path:
+    """The ledger as it was at rev, extracted into dest."""
+    try:
+        commit = _git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], top).decode().strip()
+    except DiffError:
+        raise DiffError(f"unknown revision '{rev}'") from None
+    archive = _git(["archive", "--format=tar", commit, "--", prefix or "."], top)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(dest, filter="data")
+    root = dest / prefix if prefix else dest
+    if not (root / "scorecard.yaml").is_file():
+        raise DiffError(f"revision '{rev}' has no ledger at {prefix or 'the repository root'}")
+    return root
+
+
+@dataclass(slots=True)
+class Side:
+    """One side of the comparison: its check result and the measured value of each dimension."""
+
+    label: str
+    result: CheckResult
+    dims: dict[str, DimensionRecord]
+    values: dict[str, float | None]
+    errors: dict[str, list[str]]
+
+
+def _side(label: str, root: Path) -> Side:
+    result, _ = validate(root)
+    store = ArtifactStore(root)
+    dims = {d.id: d for d in result.ledger.dimensions()}
+    values = {i: measured_value(d, store, []) if d.model.result else None for i, d in dims.items()}
+    errors: dict[str, list[str]] = {}
+    for f in result.findings:
+        if f.severity == "error":
+            errors.setdefault(f.file, []).append(f"{f.code} {f.message}")
+    return Side(label, result, dims, values, errors)
+
+
+@dataclass(slots=True)
+class Change:
+    """What changed for one dimension."""
+
+    id: str
+    file: str
+    kind: str  # added, removed, changed
+    lines: list[str] = field(default_factory=list)
+
+
+def _delta(old: float, new: float, unit: str) -> str:
+    pct = f", {(new - old) / abs(old) * 100:+.1f} %" if old else ""
+    return f"{fmt_value(old, unit)} → {fmt_value(new, unit)}{pct}"
+
+
+def compare(old: Side, new: Side) -> list[Change]:
+    """The changes from old to new, one per dimension that changed, sorted by id."""
+    changes = []
+    for dim_id in sorted(old.dims.keys() | new.dims.keys()):
+        a, b = old.dims.get(dim_id), new.dims.get(dim_id)
+        if a is None:
+            lines = [f"status {b.model.status}: {b.model.claim}"]
+            if new.values.get(dim_id) is not None:
+                lines.append(f"measured {fmt_value(new.values[dim_id], b.model.result.unit)}")
+            changes.append(Change(dim_id, b.file, "added", lines + _invalid(new, b, None)))
+            continue
+        if b is None:
+            changes.append(Change(dim_id, a.file, "removed", [f"was {a.model.status}: {a.model.claim}"]))
+            continue
+        lines = []
+        if a.category != b.category:
+            lines.append(f"moved from category {a.category} to {b.category}")
+        ma, mb = a.model, b.model
+        if ma.status != mb.status:
+            lines.append(f"status {ma.status} → {mb.status}")
+        va, vb = old.values.get(dim_id), new.values.get(dim_id)
+        if va != vb:
+            unit = (mb.result or ma.result).unit
+            if va is not None and vb is not None:
+                how = " (from the evidence file only)" if a.doc.digest == b.doc.digest else ""
+                lines.append(f"measured value {_delta(va, vb, unit)}{how}")
+            elif vb is not None:
+                lines.append(f"measured value now {fmt_value(vb, unit)}")
+            else:
+                lines.append(f"measured value {fmt_value(va, unit)} no longer resolves")
+        if ma.claim != mb.claim:
+            lines.append(f"claim “{ma.claim}” → “{mb.claim}”")
+        sa, sb = ma.sota, mb.sota
+        if sa.value != sb.value or sa.unit != sb.unit:
+            lines.append(f"SOTA value {_opt(sa.value, sa.unit)} → {_opt(sb.value, sb.unit)}")
+        if sa.bar != sb.bar:
+            lines.append("SOTA bar reworded")
+        if sa.source != sb.source or sa.date != sb.date:
+            lines.append(f"SOTA source {sa.source} ({sa.date}) → {sb.source} ({sb.date})")
+        other = [k for k in ("title", "why", "leaders", "note", "trace", "order") if getattr(ma, k) != getattr(mb, k)]
+        if other:
+            lines.append("also changed: " + ", ".join(other))
+        lines += _invalid(new, b, a, old)
+        if lines:
+            changes.append(Change(dim_id, b.file, "changed", lines))
+    for file in sorted(new.errors.keys() - {c.file for c in changes} - {d.file for d in new.dims.values()}):
+        if file not in old.errors:
+            changes.append(Change(Path(file).stem, file, "invalid", [f"now invalid: {e}" for e in new.errors[file]]))
+    return changes
+
+
+def _opt(value, unit) -> str:
+    return "none" if value is None else fmt_value(value, unit)
+
+
+def _invalid(new: Side, b: DimensionRecord, a: DimensionRecord | None, old: Side | None = None) -> list[str]:
+    now = new.errors.get(b.file, [])
+    before = set(old.errors.get(a.file, [])) if (old and a) else set()
+    return [f"now invalid: {e}" for e in now if e not in before]
+
+
+def run(root: Path, rev: str, rev2: str | None) -> tuple[str, str, list[Change]]:
+    """Compare the ledger at rev with rev2 (or the working tree)."""
+    top, prefix = repo_prefix(root)
+    with tempfile.TemporaryDirectory(prefix="scorecard-diff-") as tmp:
+        old_root = _checkout(top, prefix, rev, Path(tmp) / "old")
+        old = _side(rev, old_root)
+        if rev2 is None:
+            new = _side("working tree", root)
+        else:
+            new = _side(rev2, _checkout(top, prefix, rev2, Path(tmp) / "new"))
+        return old.label, new.label, compare(old, new)
+
+
+def as_text(old: str, new: str, changes: list[Change]) -> str:
+    """Plain text for a terminal."""
+    if not changes:
+        return f"no dimension changed between {old} and {new}\n"
+    out = [f"{len(changes)} dimension{'s' if len(changes) != 1 else ''} changed between {old} and {new}:"]
+    for c in changes:
+        out.append(f"{c.kind} {c.id} ({c.file})")
+        out += [f"    {line}" for line in c.lines]
+    return "\n".join(out) + "\n"
+
+
+def as_markdown(old: str, new: str, changes: list[Change]) -> str:
+    """Markdown ready to paste as a pull-request comment."""
+    if not changes:
+        return f"**scorecard:** no dimension changed between `{old}` and `{new}`.\n"
+    out = [f"### scorecard: {len(changes)} dimension{'s' if len(changes) != 1 else ''} changed", "",
+           f"Between `{old}` and `{new}`.", ""]
+    for c in changes:
+        out.append(f"- **{c.kind}** `{c.id}` (`{c.file}`)")
+        out += [f"  - {_md_escape(line)}" for line in c.lines]
+    return "\n".join(out) + "\n"
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_").replace("<", "&lt;").replace("|", "\\|")
+
+
+def as_json(old: str, new: str, changes: list[Change]) -> str:
+    """A stable JSON shape: {version, from, to, changes: [{id, file, kind, lines}]}."""
+    return json.dumps({"version": 1, "from": old, "to": new,
+                       "changes": [{"id": c.id, "file": c.file, "kind": c.kind, "lines": c.lines} for c in changes]},
+                      indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,123 @@
+"""`scorecard diff` over a scripted git history, one kind of change per commit."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import LEDGERS, run_cli
+
+
+def git(root, *args):
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@example.org", "HOME": str(root), "PATH": "/usr/bin:/bin"})
+
+
+def commit(root, message):
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+    git(root, "tag", message)
+
+
+def edit(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory):
+    top = tmp_path_factory.mktemp("diff") / "repo"
+    root = top / "ledger"  # the ledger sits in a sub-folder of the repository
+    shutil.copytree(LEDGERS / "base", root)
+    git(top, "init", "-q")
+    commit(top, "start")
+    edit(root / "evidence/run.json", '"rps": 12', '"rps": 12.9')
+    commit(top, "evidence-only")
+    edit(root / "claims/core/beta.yaml", "status: no-claim", "status: trails")
+    (root / "claims/core/beta.yaml").write_text((root / "claims/core/beta.yaml").read_text() +
+                                                "result: {evidence: evidence/run.json, pointer: /lat, unit: ms}\n")
+    edit(root / "evidence/run.json", '"flags"', '"lat": 33, "flags"')
+    commit(top, "status-change")
+    edit(root / "claims/core/beta.yaml", "  value: 5", "  value: 4")
+    edit(root / "claims/core/beta.yaml", "https://example.org/beta", "https://example.org/beta-2")
+    commit(top, "sota-change")
+    (root / "claims/other").mkdir()
+    (root / "claims/other/_category.yaml").write_text("title: Other\n")
+    shutil.move(root / "claims/core/beta.yaml", root / "claims/other/beta.yaml")
+    shutil.copy(LEDGERS / "base/claims/core/beta.yaml", root / "claims/core/gamma.yaml")
+    commit(top, "move-and-add")
+    (root / "claims/core/gamma.yaml").unlink()
+    commit(top, "remove")
+    edit(root / "evidence/run.json", '"rps": 12.9', '"rps": "fast"')
+    return top, root
+
+
+def diff(root, *args):
+    proc = run_cli("diff", *args, "--format", "json", cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    return {c["id"]: c for c in json.loads(proc.stdout)["changes"]}
+
+
+def test_evidence_only_change(history):
+    _, root = history
+    changes = diff(root, "start", "evidence-only")
+    assert list(changes) == ["alpha"]
+    assert changes["alpha"]["lines"] == ["measured value 12 req/s → 12.9 req/s, +7.5 % (from the evidence file only)"]
+
+
+def test_status_change(history):
+    _, root = history
+    lines = diff(root, "evidence-only", "status-change")["beta"]["lines"]
+    assert "status no-claim → trails" in lines and "measured value now 33 ms" in lines
+
+
+def test_sota_change(history):
+    _, root = history
+    lines = diff(root, "status-change", "sota-change")["beta"]["lines"]
+    assert "SOTA value 5 ms → 4 ms" in lines
+    assert "SOTA source https://example.org/beta (2025-06) → https://example.org/beta-2 (2025-06)" in lines
+
+
+def test_move_add_remove(history):
+    _, root = history
+    changes = diff(root, "sota-change", "move-and-add")
+    assert changes["beta"]["lines"] == ["moved from category core to other"]
+    assert changes["gamma"]["kind"] == "added"
+    assert diff(root, "move-and-add", "remove")["gamma"]["kind"] == "removed"
+
+
+def test_unchanged_dimensions_say_nothing(history):
+    _, root = history
+    assert diff(root, "remove", "remove") == {}
+    assert "alpha" not in diff(root, "move-and-add", "remove")
+
+
+def test_working_tree_and_claims_that_became_invalid(history):
+    _, root = history
+    changes = diff(root, "remove")
+    assert "now invalid: SC308 pointer '/runs/0/rps' in evidence/run.json names a string, not a finite number" \
+        in changes["alpha"]["lines"]
+    assert any(line.startswith("measured value 12.9 req/s no longer resolves") for line in changes["alpha"]["lines"])
+
+
+def test_markdown_and_text(history):
+    _, root = history
+    md = run_cli("diff", "start", "evidence-only", "--format", "markdown", cwd=root).stdout
+    assert md.startswith("### scorecard: 1 dimension changed")
+    assert "- **changed** `alpha` (`claims/core/alpha.yaml`)" in md
+    text = run_cli("diff", "start", "evidence-only", cwd=root).stdout
+    assert text.splitlines()[0] == "1 dimension changed between start and evidence-only:"
+
+
+def test_errors_are_usage_errors(history, tmp_path):
+    _, root = history
+    proc = run_cli("diff", "no-such-rev", cwd=root)
+    assert proc.returncode == 2 and "unknown revision 'no-such-rev'" in proc.stderr
+    outside = shutil.copytree(LEDGERS / "base", tmp_path / "plain")
+    proc = run_cli("diff", "HEAD", cwd=outside)
+    assert proc.returncode == 2 and "not inside a git repository" in proc.stderr and "Traceback" not in proc.stderr
