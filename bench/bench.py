@@ -64,6 +64,35 @@ def mkdocs_project(ledger: Path, dest: Path) -> Path:
     return dest
 
 
+def doorstop_tree(ledger: Path, dest: Path) -> Path:
+    """The same records as a Doorstop tree: one document per category under a root document."""
+    sys.path.insert(0, str(REPO))
+    from scorecard import pipeline
+
+    result, _ = pipeline.validate(ledger)
+    dest.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q"], cwd=dest, check=True)
+    root = dest / "reqs"
+    root.mkdir()
+    (root / ".doorstop.yml").write_text("settings:\n  digits: 5\n  prefix: SC\n  sep: ''\n")
+    (root / "SC00001.yml").write_text("active: true\nderived: false\nheader: ''\nlevel: 1.0\nlinks: []\n"
+                                      "normative: true\nref: ''\nreviewed: null\ntext: |\n  Synthetic scorecard\n")
+    for ci, cat in enumerate(result.ledger.categories):
+        prefix = f"C{ci:04d}"
+        folder = root / prefix
+        folder.mkdir()
+        (folder / ".doorstop.yml").write_text(f"settings:\n  digits: 5\n  parent: SC\n  prefix: {prefix}\n  sep: ''\n")
+        for di, d in enumerate(cat.dimensions, start=1):
+            m = d.model
+            text = (f"{m.title}\n\nStatus: {m.status}. {m.claim}\n\nWhy: {m.why}\n\nSOTA: {m.sota.bar} "
+                    f"({m.sota.source}, {m.sota.date})\n\n{m.note or ''}")
+            body = "\n".join("  " + line for line in text.splitlines())
+            (folder / f"{prefix}{di:05d}.yml").write_text(
+                f"active: true\nderived: false\nheader: ''\nlevel: 1.{di}\nlinks:\n- SC00001: null\n"
+                f"normative: true\nref: ''\nreviewed: null\ntext: |\n{body}\n")
+    return dest
+
+
 def peers_python() -> Path | None:
     venv = HERE / ".work" / "peers"
     py = venv / "bin" / "python"
@@ -79,6 +108,29 @@ def install_peers() -> Path:
     return venv
 
 
+def hook_benchmark(work: Path, runs: int, click_wall: float) -> None:
+    """The pre-commit hook's path: a 200-dimension ledger repository where one record changed."""
+    pre_commit = Path(PY).parent / "pre-commit"
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    repo = work / "hook-repo"
+    make_ledger.make(200, repo)
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {REPO}\n    rev: {head}\n    hooks:\n      - id: scorecard-validate\n")
+    env = {"PRE_COMMIT_HOME": str(work / "pre-commit-home")}
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run([str(pre_commit), "install-hooks"], cwd=repo, check=True, env={**os.environ, **env},
+                   capture_output=True)
+    changed = "claims/category-0001/dimension-00021.yaml"
+    record = repo / changed
+    record.write_text(record.read_text().replace("claim: ", "claim: Edited. ", 1))
+    wall, peak = measure([str(pre_commit), "run", "--files", changed], runs, cwd=repo, env=env)
+    direct, d_peak = measure([*SCORECARD, "validate"], runs, cwd=repo)
+    print("| **pre-commit hook, 200 dimensions, one file changed** | | | |")
+    print(row("pre-commit run (scorecard-validate)", wall, peak, click_wall, "import click"))
+    print(row("scorecard validate alone", direct, d_peak, click_wall, "import click"))
+
+
 def row(name: str, wall: float, peak: float, base: float | None, base_name: str) -> str:
     ratio = f"{wall / base:5.2f}x {base_name}" if base else ""
     return f"| {name:<34} | {wall:8.3f} s | {peak:7.1f} MB | {ratio:<28} |"
@@ -88,7 +140,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="200,2000,20000")
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--peers", action="store_true", help="also time mkdocs in bench/.work/peers (installed on first use)")
+    ap.add_argument("--peers", action="store_true",
+                    help="also time mkdocs, doorstop, check-jsonschema in bench/.work/peers (installed on first use)")
+    ap.add_argument("--hook", action="store_true", help="also time the pre-commit hook on a 200-dimension ledger")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     work = Path(tempfile.mkdtemp(prefix="scorecard-bench-"))
@@ -119,7 +173,22 @@ def main() -> None:
                                   cwd=project)
             print(row("mkdocs build (same content)", mk, mk_peak, None, ""))
             print(row("  scorecard build vs mkdocs", build, b_peak, mk, "mkdocs build"))
+            files = sorted(str(p) for p in ledger.glob("claims/*/dimension-*.yaml"))
+            cj, cj_peak = measure([str(venv / "bin/check-jsonschema"), "--schemafile",
+                                   str(REPO / "schema/dimension.schema.json"), *files], runs)
+            print(row("check-jsonschema (schema only)", cj, cj_peak, None, ""))
+            print(row("  scorecard validate vs check-jsonschema", validate, v_peak, cj, "check-jsonschema"))
+            tree = doorstop_tree(ledger, work / f"doorstop-{n}")
+            ds, ds_peak = measure([str(venv / "bin/doorstop")], runs, cwd=tree)
+            dp, dp_peak = measure([str(venv / "bin/doorstop"), "publish", "all", str(work / f"ds-site-{n}")], runs,
+                                  cwd=tree)
+            print(row("doorstop (validation)", ds, ds_peak, None, ""))
+            print(row("  scorecard validate vs doorstop", validate, v_peak, ds, "doorstop"))
+            print(row("doorstop publish all", dp, dp_peak, None, ""))
+            print(row("  scorecard build vs doorstop publish", build, b_peak, dp, "doorstop publish"))
         per_dim[n] = (validate / n, build / n)
+    if args.hook:
+        hook_benchmark(work, args.runs, click_wall)
     if len(sizes) > 1:
         print()
         for a, b in zip(sizes, sizes[1:]):

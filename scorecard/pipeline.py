@@ -104,7 +104,7 @@ def fails(result: CheckResult, strict: bool) -> bool:
 
 def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict | None = None) -> BuildOutcome:
     """Validate, then render and write the site atomically; refuse if the ledger has errors."""
-    from .render import render_site
+    from .render import Site
     from .resolve import resolve_ledger
     from .write import write_site
 
@@ -113,6 +113,6 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict |
         return BuildOutcome(result, 0, None, True)
     # The site never shows the clock: "as of" is SOURCE_DATE_EPOCH, else the newest date in the data.
     resolved = resolve_ledger(result.ledger, store, source_date())
-    pages = render_site(resolved)
-    write_site(root, out, pages, guard=guard)
-    return BuildOutcome(result, len(pages), out, False, sorted(resolved.files), BuildState(result.ledger, store, resolved))
+    site = Site(resolved)
+    count = write_site(root, out, site.iter_pages(), guard=guard)
+    return BuildOutcome(result, count, out, False, sorted(resolved.files), BuildState(result.ledger, store, resolved, site))

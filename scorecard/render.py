@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -272,35 +273,47 @@ class Site:
         return pages
 
     def render(self) -> dict[str, bytes]:
-        """Every file of the site."""
+        """Every file of the site, by path."""
+        return dict(sorted(self.iter_pages()))
+
+    def iter_pages(self) -> Iterator[tuple[str, bytes]]:
+        """Every file of the site as (path, bytes), made as it is consumed (the writer streams them)."""
         led = self.ledger
-        pages: dict[str, bytes] = {".nojekyll": b""}
-        pages["index.html"] = self.page("index.html", "", "index.html", categories=led.categories, counts=led.counts)
-        pages.update(_in_parallel(self, led.categories))
-        exported = {c.slug: category_data(c) for c in led.categories}
-        for slug, data in exported.items():
-            pages[f"{slug}/data.json"] = _json({"schema_version": SCHEMA_VERSION, **data})
-        pages["data.json"] = _json(ledger_data(led, exported))
-        pages["search.json"] = _json(search_index(led))
+        yield ".nojekyll", b""
+        yield "index.html", self.page("index.html", "", "index.html", categories=led.categories, counts=led.counts)
+        yield from _in_parallel(self, led.categories)
+        # Each category is exported once as text; data.json is assembled from those texts, so the
+        # whole ledger never sits in memory as Python objects.
+        category_json = []
+        for cat in led.categories:
+            data = category_data(cat)
+            yield f"{cat.slug}/data.json", _json({"schema_version": SCHEMA_VERSION, **data})
+            category_json.append(_compact(data))
+        yield "data.json", _ledger_json(led, category_json)
+        yield "search.json", _json(search_index(led))
         for asset in ASSETS:
             source = self.overrides / asset if (self.overrides / asset).is_file() else self.theme / asset
-            pages[f"_assets/{asset}"] = source.read_bytes()
+            yield f"_assets/{asset}", source.read_bytes()
         for rel, raw in led.files.items():
-            base = "../" * (rel.count("/") + 1)
-            if rel.lower().endswith(ACTIVE_SUFFIXES):
-                pages[f"_files/{rel}.html"] = self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=False,
-                                                        body=Markup("<pre>") + raw.decode("utf-8", "replace") + Markup("</pre>"))
-                continue
-            pages[f"_files/{rel}"] = raw
-            if rel.endswith(".json"):
-                data = json.loads(raw.decode("utf-8-sig"))
-                pages[f"_files/{rel}.html"] = self.page("evidence.html", base, f"_files/{rel}.html",
-                                                        rel=rel, lines=json_lines(data, led.citations.get(rel, {})),
-                                                        meta=data.get("meta") if isinstance(data, dict) else None)
-            elif rel.endswith(".md"):
-                pages[f"_files/{rel}.html"] = self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=True,
-                                                        body=markdown_block(raw.decode("utf-8-sig", "replace")))
-        return dict(sorted(pages.items()))
+            yield from self.file_pages(rel, raw)
+
+    def file_pages(self, rel: str, raw: bytes) -> Iterator[tuple[str, bytes]]:
+        """A cited file as committed, and its readable page (active formats: the page only)."""
+        led = self.ledger
+        base = "../" * (rel.count("/") + 1)
+        if rel.lower().endswith(ACTIVE_SUFFIXES):
+            yield f"_files/{rel}.html", self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=False,
+                                                  body=Markup("<pre>") + raw.decode("utf-8", "replace") + Markup("</pre>"))
+            return
+        yield f"_files/{rel}", raw
+        if rel.endswith(".json"):
+            data = json.loads(raw.decode("utf-8-sig"))
+            yield f"_files/{rel}.html", self.page("evidence.html", base, f"_files/{rel}.html",
+                                                  rel=rel, lines=json_lines(data, led.citations.get(rel, {})),
+                                                  meta=data.get("meta") if isinstance(data, dict) else None)
+        elif rel.endswith(".md"):
+            yield f"_files/{rel}.html", self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=True,
+                                                  body=markdown_block(raw.decode("utf-8-sig", "replace")))
 
     def badge(self, label: str, text: str, status: str) -> bytes:
         """A flat SVG badge; widths estimated from the text length (deterministic)."""
@@ -313,9 +326,21 @@ def _category_badge_text(cat: ResolvedCategory) -> str:
     return ", ".join(parts) or "empty"
 
 
+def _compact(doc: object) -> str:
+    # indent= would make json use its pure-Python encoder (5x slower), so exports are compact.
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
 def _json(doc: object) -> bytes:
-    # One record per line would need indent=, which makes json use its pure-Python encoder (5x slower).
-    return (json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    return (_compact(doc) + "\n").encode("utf-8")
+
+
+def _ledger_json(led: ResolvedLedger, category_json: list[str]) -> bytes:
+    """data.json, byte for byte what _json(ledger_data(led)) gives, from the categories' texts."""
+    head = _ledger_head(led)
+    parts = ['"as_of":' + _compact(head.pop("as_of")), '"categories":[' + ",".join(category_json) + "]"]
+    parts += [_compact(k) + ":" + _compact(v) for k, v in sorted(head.items())]
+    return ("{" + ",".join(parts) + "}\n").encode("utf-8")
 
 
 def dimension_data(d: ResolvedDimension) -> dict:
@@ -339,12 +364,14 @@ def category_data(cat: ResolvedCategory) -> dict:
             "counts": cat.counts, "dimensions": [dimension_data(d) for d in cat.dimensions]}
 
 
-def ledger_data(led: ResolvedLedger, exported: dict[str, dict] | None = None) -> dict:
-    """The whole ledger with resolved values (site/data.json); exported: category_data already made, by slug."""
-    exported = exported or {}
+def _ledger_head(led: ResolvedLedger) -> dict:
     return {"schema_version": SCHEMA_VERSION, "generator": f"scorecard {__version__}", "as_of": led.as_of.isoformat(),
-            "settings": led.settings.model_dump(mode="json"), "counts": led.counts,
-            "categories": [exported.get(c.slug) or category_data(c) for c in led.categories]}
+            "settings": led.settings.model_dump(mode="json"), "counts": led.counts}
+
+
+def ledger_data(led: ResolvedLedger) -> dict:
+    """The whole ledger with resolved values (the content of site/data.json)."""
+    return {**_ledger_head(led), "categories": [category_data(c) for c in led.categories]}
 
 
 # Below this many dimensions a worker process costs more than it saves.
@@ -357,7 +384,7 @@ def _render_chunk(indexes: list[int]) -> dict[str, bytes]:
     return site.category_pages([site.ledger.categories[i] for i in indexes])
 
 
-def _in_parallel(site: "Site", cats: list[ResolvedCategory]) -> dict[str, bytes]:
+def _in_parallel(site: "Site", cats: list[ResolvedCategory]) -> Iterator[tuple[str, bytes]]:
     """Category pages, rendered by forked workers on large ledgers (the output is the same either way)."""
     import multiprocessing
     import os
@@ -365,19 +392,17 @@ def _in_parallel(site: "Site", cats: list[ResolvedCategory]) -> dict[str, bytes]
     workers = min(os.cpu_count() or 1, 4)
     total = sum(len(c.dimensions) for c in cats)
     if workers < 2 or total < PARALLEL_MIN_DIMENSIONS or "fork" not in multiprocessing.get_all_start_methods():
-        return site.category_pages(cats)
+        yield from site.category_pages(cats).items()
+        return
     global _WORKER_SITE
     _WORKER_SITE = site  # inherited by the forked workers, never pickled
     try:
-        chunks = [list(range(i, len(cats), workers)) for i in range(workers)]
+        chunks = [list(range(i, min(i + 8, len(cats)))) for i in range(0, len(cats), 8)]
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            results = pool.map(_render_chunk, chunks)
+            for part in pool.imap(_render_chunk, chunks):
+                yield from part.items()
     finally:
         _WORKER_SITE = None
-    pages: dict[str, bytes] = {}
-    for part in results:
-        pages.update(part)
-    return pages
 
 
 def search_index(led: ResolvedLedger) -> list[dict]:

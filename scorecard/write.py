@@ -67,8 +67,11 @@ def clean_leftovers(out: Path) -> None:
             shutil.rmtree(entry, ignore_errors=True)
 
 
-def write_site(root: Path, out: Path, pages: dict[str, bytes], guard=None) -> None:
-    """Write pages under out atomically. guard(path) is called before each file (tests use it to fail mid-way)."""
+def write_site(root: Path, out: Path, pages, guard=None) -> int:
+    """Write pages ((path, bytes) pairs, or a dict) under out atomically; return how many.
+
+    guard(path) is called before each file (tests use it to fail mid-way).
+    """
     check_output(root, out)
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -80,7 +83,8 @@ def write_site(root: Path, out: Path, pages: dict[str, bytes], guard=None) -> No
         # Identical small outputs (a status badge is the same for every dimension of that status) are
         # written once and hard-linked: creating a file costs far more than linking one.
         written: dict[bytes, Path] = {}
-        for rel in sorted(pages):
+        items = pages.items() if isinstance(pages, dict) else pages
+        for rel, data in items:
             key = str(_safe_relpath(rel)).casefold()
             if key in seen:
                 raise ValueError(f"two outputs would be written to {rel}")
@@ -91,7 +95,6 @@ def write_site(root: Path, out: Path, pages: dict[str, bytes], guard=None) -> No
             if target.parent not in made:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made.add(target.parent)
-            data = pages[rel]
             first = written.get(data) if len(data) <= 8192 else None
             if first is not None:
                 try:
@@ -114,8 +117,9 @@ def write_site(root: Path, out: Path, pages: dict[str, bytes], guard=None) -> No
                 tmp = old
         else:
             os.rename(tmp, out)
-            return
+            return len(seen)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     shutil.rmtree(tmp, ignore_errors=True)  # after the swap, tmp holds the previous site
+    return len(seen)

@@ -50,3 +50,19 @@ def test_json_lines_anchor_every_value_and_mark_citations():
     cited = [l for l in lines if l["cited_by"]]
     assert len(cited) == 1 and cited[0]["pointer"] == "/a b/1/c~1d" and cited[0]["text"].strip() == '"c/d": null'
     assert pointer_anchor("/a b") == "p/a%20b"
+
+
+def test_assembled_data_json_equals_a_plain_dump(tmp_path):
+    import json as j
+
+    from scorecard import pipeline
+    from scorecard.render import Site, _json, ledger_data
+    from scorecard.resolve import resolve_ledger
+
+    from conftest import REPO
+
+    result, store = pipeline.validate(REPO)
+    resolved = resolve_ledger(result.ledger, store, None)
+    pages = dict(Site(resolved).iter_pages())
+    assert pages["data.json"] == _json(ledger_data(resolved))
+    assert len(j.loads(pages["data.json"])["categories"]) == 2
