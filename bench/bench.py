@@ -96,7 +96,8 @@ def doorstop_tree(ledger: Path, dest: Path) -> Path:
 def peers_python() -> Path | None:
     venv = HERE / ".work" / "peers"
     py = venv / "bin" / "python"
-    return py if (py.exists() and (venv / "bin" / "mkdocs").exists()) else None
+    tools = ("mkdocs", "doorstop", "check-jsonschema")
+    return py if py.exists() and all((venv / "bin" / t).exists() for t in tools) else None
 
 
 def install_peers() -> Path:

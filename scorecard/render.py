@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+from jinja2 import BytecodeCache, ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from . import __version__
@@ -216,6 +216,36 @@ def json_lines(data: object, cited: dict[str, list[str]]) -> list[dict]:
 
 # --- the site ---------------------------------------------------------------------------------
 
+class _QuietCache(FileSystemBytecodeCache):
+    """Compiled templates in the user's cache folder; a cache that cannot be read or written is skipped."""
+
+    def load_bytecode(self, bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, EOFError, ValueError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def template_cache() -> BytecodeCache | None:
+    """Jinja's bytecode cache under $XDG_CACHE_HOME/scorecard (keyed by template source), or None."""
+    import os
+
+    if os.environ.get("SCORECARD_NO_CACHE"):
+        return None
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "scorecard" / f"templates-{__version__}"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return _QuietCache(str(base))
+
+
 class Site:
     """The renderer: a Jinja environment over the ledger's templates, then the built-in theme."""
 
@@ -225,7 +255,7 @@ class Site:
         self.overrides = resolved.root / "templates"
         self.env = Environment(loader=ChoiceLoader([FileSystemLoader(str(self.overrides)), FileSystemLoader(str(self.theme))]),
                                autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                               keep_trailing_newline=True, auto_reload=False)
+                               keep_trailing_newline=True, auto_reload=False, bytecode_cache=template_cache())
         self.env.filters.update(md=markdown_block, mdi=markdown_inline, brief=brief, num=fmt_number, pct=fmt_percent, ratio=fmt_ratio)
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, counts_chart=counts_chart,
                                 standing_text=standing_text, glyphs=GLYPHS, statuses=STATUSES,
