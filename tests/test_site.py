@@ -246,3 +246,18 @@ def test_strict_undefined_in_templates(base_ledger, tmp_path):
     with pytest.raises(Exception, match="no_such_thing"):
         pipeline.build(base_ledger, tmp_path / "s")
     assert not (tmp_path / "s").exists()
+
+
+def test_template_cache_is_used_and_changes_no_byte(tmp_path):
+    def build(out, **env):
+        proc = run_cli("build", "--out", str(out), cwd=REPO, env=env)
+        assert proc.returncode == 0, proc.stderr
+        return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+    cache = tmp_path / "cache"
+    first = build(tmp_path / "a", XDG_CACHE_HOME=str(cache))
+    assert list(cache.glob("scorecard/templates-*/__jinja2_*.cache"))
+    second = build(tmp_path / "b", XDG_CACHE_HOME=str(cache))
+    uncached = build(tmp_path / "c", SCORECARD_NO_CACHE="1", XDG_CACHE_HOME=str(tmp_path / "none"))
+    assert first == second == uncached
+    assert not (tmp_path / "none").exists()
