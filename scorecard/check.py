@@ -73,8 +73,12 @@ class CheckResult:
         return [f for f in self.findings if f.severity == "error"]
 
 
-def check(loaded: LoadedLedger, store: ArtifactStore, today: date) -> CheckResult:
-    """Run every rule over the loaded ledger; findings come back sorted."""
+def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: bool = False) -> CheckResult:
+    """Run every rule over the loaded ledger; findings come back sorted.
+
+    A record's raw data and line marks are needed only while its own rules run; unless
+    keep_marks (serve reuses parsed files), they are dropped then, to bound a large ledger's memory.
+    """
     findings = list(loaded.findings)
     settings = _validate(loaded.settings, Settings, findings) if loaded.settings else None
     if settings is None:
@@ -100,6 +104,9 @@ def check(loaded: LoadedLedger, store: ArtifactStore, today: date) -> CheckResul
                 continue
             record = DimensionRecord(dim_id, cat.slug, doc, model)
             rules.check_dimension(record, settings, store, today, findings)
+            if not keep_marks:  # the model holds everything later stages read
+                doc.marks = doc.key_marks = {}
+                doc.data = None
             dims.append(record)
         if not cat.dimensions and cat.meta is not None:
             findings.append(finding("SC008", cat.meta.file, (1, 1), f"category '{cat.slug}' has no dimensions",

@@ -304,22 +304,21 @@ class Site:
 
     def render(self) -> dict[str, bytes]:
         """Every file of the site, by path."""
-        return dict(sorted(self.iter_pages()))
+        return {rel: data if isinstance(data, bytes) else b"".join(data) for rel, data in sorted(self.iter_pages())}
 
-    def iter_pages(self) -> Iterator[tuple[str, bytes]]:
-        """Every file of the site as (path, bytes), made as it is consumed (the writer streams them)."""
+    def iter_pages(self) -> Iterator[tuple[str, bytes | Iterator[bytes]]]:
+        """Every file of the site as (path, content), made as it is consumed (the writer streams them).
+
+        Content is bytes, or for data.json an iterator of byte chunks, so that the export of
+        the whole ledger is never held in memory at once.
+        """
         led = self.ledger
         yield ".nojekyll", b""
         yield "index.html", self.page("index.html", "", "index.html", categories=led.categories, counts=led.counts)
         yield from _in_parallel(self, led.categories)
-        # Each category is exported once as text; data.json is assembled from those texts, so the
-        # whole ledger never sits in memory as Python objects.
-        category_json = []
         for cat in led.categories:
-            data = category_data(cat)
-            yield f"{cat.slug}/data.json", _json({"schema_version": SCHEMA_VERSION, **data})
-            category_json.append(_compact(data))
-        yield "data.json", _ledger_json(led, category_json)
+            yield f"{cat.slug}/data.json", _json({"schema_version": SCHEMA_VERSION, **category_data(cat)})
+        yield "data.json", _ledger_json(led)
         yield "search.json", _json(search_index(led))
         for asset in ASSETS:
             source = self.overrides / asset if (self.overrides / asset).is_file() else self.theme / asset
@@ -365,12 +364,14 @@ def _json(doc: object) -> bytes:
     return (_compact(doc) + "\n").encode("utf-8")
 
 
-def _ledger_json(led: ResolvedLedger, category_json: list[str]) -> bytes:
-    """data.json, byte for byte what _json(ledger_data(led)) gives, from the categories' texts."""
+def _ledger_json(led: ResolvedLedger) -> Iterator[bytes]:
+    """data.json in chunks, one category at a time, byte for byte what _json(ledger_data(led)) gives."""
     head = _ledger_head(led)
-    parts = ['"as_of":' + _compact(head.pop("as_of")), '"categories":[' + ",".join(category_json) + "]"]
-    parts += [_compact(k) + ":" + _compact(v) for k, v in sorted(head.items())]
-    return ("{" + ",".join(parts) + "}\n").encode("utf-8")
+    yield ('{"as_of":' + _compact(head.pop("as_of")) + ',"categories":[').encode("utf-8")
+    for i, cat in enumerate(led.categories):
+        yield (("," if i else "") + _compact(category_data(cat))).encode("utf-8")
+    rest = ",".join(_compact(k) + ":" + _compact(v) for k, v in sorted(head.items()))
+    yield ("]," + rest + "}\n").encode("utf-8")
 
 
 def dimension_data(d: ResolvedDimension) -> dict:

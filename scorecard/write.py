@@ -68,7 +68,9 @@ def clean_leftovers(out: Path) -> None:
 
 
 def write_site(root: Path, out: Path, pages, guard=None) -> int:
-    """Write pages ((path, bytes) pairs, or a dict) under out atomically; return how many.
+    """Write pages ((path, bytes or an iterator of byte chunks) pairs, or a dict) under out atomically.
+
+    Returns how many files were written.
 
     guard(path) is called before each file (tests use it to fail mid-way).
     """
@@ -95,6 +97,11 @@ def write_site(root: Path, out: Path, pages, guard=None) -> int:
             if target.parent not in made:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 made.add(target.parent)
+            if not isinstance(data, bytes):  # a stream of chunks
+                with open(target, "wb") as fh:
+                    for chunk in data:
+                        fh.write(chunk)
+                continue
             first = written.get(data) if len(data) <= 8192 else None
             if first is not None:
                 try:
