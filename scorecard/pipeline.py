@@ -11,6 +11,10 @@ from .check import CheckResult, check
 from .evidence import ArtifactStore
 from .load import load_ledger
 
+try:  # the build stage's only template dependency; validate never needs it
+    from jinja2 import TemplateError
+except ImportError:  # pragma: no cover - jinja2 is a dependency
+    TemplateError = Exception
 
 def source_date() -> date | None:
     """The date SOURCE_DATE_EPOCH names, or None when it is not set."""
@@ -97,6 +101,31 @@ def refresh_dimensions(state: BuildState, docs: list) -> tuple[list, dict[str, b
     return findings, pages
 
 
+def template_finding(exc, root: Path, theme: Path):
+    """A Jinja error as a finding at the template's file and line."""
+    from .findings import finding
+
+    name, line = getattr(exc, "filename", None), getattr(exc, "lineno", None)
+    tb = exc.__traceback__
+    while tb is not None:  # Jinja maps template frames to the template's own file and line
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith((".html", ".svg", ".css", ".js", ".xml")):
+            name, line = filename, tb.tb_lineno
+        tb = tb.tb_next
+    shown = "a template"
+    if name:
+        path = Path(name)
+        for base, prefix in ((root, ""), (theme, "(built-in theme) templates/")):
+            try:
+                shown = prefix + path.resolve().relative_to(base.resolve()).as_posix()
+                break
+            except ValueError:
+                continue
+    message = f"{type(exc).__name__}: {exc.message if getattr(exc, 'message', None) else exc}"
+    return finding("SC701", shown, (line or 1, 1), message,
+                   "fix the template; the templates' context is documented in docs/site.md")
+
+
 def fails(result: CheckResult, strict: bool) -> bool:
     """Whether the findings fail the run (errors, or any finding under --strict)."""
     return bool(result.errors) or (strict and bool(result.findings))
@@ -114,5 +143,9 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict |
     # The site never shows the clock: "as of" is SOURCE_DATE_EPOCH, else the newest date in the data.
     resolved = resolve_ledger(result.ledger, store, source_date())
     site = Site(resolved)
-    count = write_site(root, out, site.iter_pages(), guard=guard)
+    try:
+        count = write_site(root, out, site.iter_pages(), guard=guard)
+    except TemplateError as exc:  # the write stage has already removed its temporary folder
+        result.findings.append(template_finding(exc, root, site.theme))
+        return BuildOutcome(result, 0, None, True)
     return BuildOutcome(result, count, out, False, sorted(resolved.files), BuildState(result.ledger, store, resolved, site))

@@ -242,10 +242,23 @@ def test_templates_override_file_by_file(base_ledger, tmp_path):
 
 def test_strict_undefined_in_templates(base_ledger, tmp_path):
     (base_ledger / "templates").mkdir()
-    (base_ledger / "templates/index.html").write_text("{{ no_such_thing }}")
-    with pytest.raises(Exception, match="no_such_thing"):
-        pipeline.build(base_ledger, tmp_path / "s")
-    assert not (tmp_path / "s").exists()
+    (base_ledger / "templates/index.html").write_text("<p>\n{{ no_such_thing }}\n")
+    outcome = pipeline.build(base_ledger, tmp_path / "s")
+    assert outcome.refused and not (tmp_path / "s").exists()
+    (f,) = [f for f in outcome.checked.findings if f.code == "SC701"]
+    assert (f.file, f.line) == ("templates/index.html", 2) and "no_such_thing" in f.message
+
+
+def test_a_broken_template_override_is_a_finding_not_a_crash(base_ledger):
+    assert run_cli("build", cwd=base_ledger).returncode == 0
+    before = (base_ledger / "site/index.html").read_bytes()
+    (base_ledger / "templates").mkdir()
+    (base_ledger / "templates/category.html").write_text("line one\n{% if %}\n")
+    proc = run_cli("build", cwd=base_ledger)
+    assert proc.returncode == 1 and "internal error" not in proc.stderr
+    assert "templates/category.html:2:1: error SC701 TemplateSyntaxError" in proc.stderr
+    assert (base_ledger / "site/index.html").read_bytes() == before
+    assert not [p for p in base_ledger.iterdir() if p.name.startswith(".site-")]
 
 
 def test_template_cache_is_used_and_changes_no_byte(tmp_path):
