@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .check import CheckResult, DimensionRecord
-from .evidence import ArtifactStore
 from .pipeline import validate
 from .render import fmt_value
 from .rules import measured_value
@@ -73,8 +72,7 @@ class Side:
 
 
 def _side(label: str, root: Path) -> Side:
-    result, _ = validate(root)
-    store = ArtifactStore(root)
+    result, store = validate(root)
     dims = {d.id: d for d in result.ledger.dimensions()}
     values = {i: measured_value(d, store, []) if d.model.result else None for i, d in dims.items()}
     errors: dict[str, list[str]] = {}

@@ -11,10 +11,6 @@ from .check import CheckResult, check
 from .evidence import ArtifactStore
 from .load import load_ledger
 
-try:  # the build stage's only template dependency; validate never needs it
-    from jinja2 import TemplateError
-except ImportError:  # pragma: no cover - jinja2 is a dependency
-    TemplateError = Exception
 
 def source_date() -> date | None:
     """The date SOURCE_DATE_EPOCH names, or None when it is not set."""
@@ -133,6 +129,8 @@ def fails(result: CheckResult, strict: bool) -> bool:
 
 def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict | None = None) -> BuildOutcome:
     """Validate, then render and write the site atomically; refuse if the ledger has errors."""
+    from jinja2 import TemplateError  # here, not at the top: validate (and the hook) never needs jinja2
+
     from .render import Site
     from .resolve import resolve_ledger
     from .write import write_site
