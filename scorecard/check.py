@@ -29,6 +29,11 @@ class DimensionRecord:
     category: str
     doc: Document
     model: Dimension
+    # Set by the review rule when the record carries a stamp: "current" or "suspect", what the
+    # fingerprint covers now, and (for a suspect one) what changed since the review.
+    review: str | None = None
+    inputs: dict | None = None
+    changes: list[str] | None = None
 
     @property
     def file(self) -> str:
@@ -83,7 +88,8 @@ def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: b
     settings = _validate(loaded.settings, Settings, findings) if loaded.settings else None
     if settings is None:
         settings = Settings.model_construct(title="(invalid scorecard.yaml)", subject="subject", description=None,
-                                            stale_after_months=None, parity_tolerance=0.05, base_url=None)
+                                            stale_after_months=None, parity_tolerance=0.05, base_url=None,
+                                            stale_evidence_after_months=None, require_review=False)
     categories: list[CategoryRecord] = []
     seen_ids: dict[str, str] = {}
     count = 0

@@ -91,7 +91,9 @@ def _repo_prefix(root: Path) -> str:
 @root_option
 @click.option("--out", default=None, metavar="DIR", help="Output folder (default: site/ in the ledger root).")
 @strict_option
-def build(root: str | None, out: str | None, strict: bool) -> None:
+@click.option("--history", is_flag=True,
+              help="Also walk the ledger's git history: timelines and charts per dimension, changes.html, feed.xml.")
+def build(root: str | None, out: str | None, strict: bool, history: bool) -> None:
     """Validate, then build the static site (refused if the ledger has errors)."""
     from . import pipeline, report
     from .write import OutputRefused
@@ -99,10 +101,12 @@ def build(root: str | None, out: str | None, strict: bool) -> None:
     ledger_root = _root(root)
     out_dir = Path(out).resolve() if out else ledger_root / "site"
     try:
-        outcome = pipeline.build(ledger_root, out_dir, strict=strict)
+        outcome = pipeline.build(ledger_root, out_dir, strict=strict, history=history)
     except OutputRefused as exc:
         raise click.UsageError(str(exc)) from None
     checked = outcome.checked
+    for note in outcome.notes:
+        click.echo(f"scorecard: {note}", err=True)
     if outcome.refused:
         click.echo(report.text(checked.findings, checked.dimension_count, style=click.style), nl=False, err=True)
         click.echo("build refused: fix the errors above first (the previous site, if any, is unchanged)", err=True)
@@ -213,6 +217,73 @@ def diff(root: str | None, rev: str, rev2: str | None, fmt: str) -> None:
         raise click.UsageError(str(exc)) from None
     render = {"text": d.as_text, "markdown": d.as_markdown, "json": d.as_json}[fmt]
     click.echo(render(old, new, changes), nl=False)
+
+
+@main.command()
+@root_option
+@click.argument("ids", nargs=-1, metavar="[ID]...")
+@click.option("--all", "every", is_flag=True, help="Review every dimension of the ledger.")
+@click.option("--dry-run", is_flag=True, help="Say what would be stamped; write nothing.")
+def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -> None:
+    """Record that a human checked the claims ID... (or --all): write their reviewed: stamps.
+
+    Only the `reviewed:` line of each file changes. Nothing is written if any of them has errors.
+    """
+    from . import pipeline, report
+
+    if bool(ids) == every:
+        raise click.UsageError("name the dimensions to review (scorecard review ID...), or pass --all, not both")
+    ledger_root = _root(root)
+    try:
+        outcome = pipeline.review(ledger_root, list(ids), every, dry_run)
+    except pipeline.UnknownDimension as exc:
+        raise click.UsageError(f"no dimension named {exc} (ids are the file names in claims/<category>/)") from None
+    if outcome.blocking:
+        click.echo(report.text(outcome.blocking, outcome.checked.dimension_count, style=click.style), nl=False, err=True)
+        click.echo("review refused: fix the errors above first; no file was changed", err=True)
+        sys.exit(EXIT_FINDINGS)
+    if outcome.refusal:
+        click.echo(f"review refused: {outcome.refusal}; no file was changed", err=True)
+        sys.exit(EXIT_FINDINGS)
+    verb = "would stamp" if dry_run else "reviewed"
+    for s in outcome.stamped:
+        click.echo(f"{verb} {s.id} ({s.file}): {s.new}" + (f", was {s.old}" if s.old else ", first review"))
+        if s.changes:
+            click.echo("  changed since the last review:")
+            click.echo("".join(f"    {c}\n" for c in s.changes), nl=False)
+        click.echo("  the stamp covers:")
+        click.echo("".join(f"    {c}\n" for c in s.covered), nl=False)
+    if outcome.current:
+        click.echo(f"already current: {', '.join(outcome.current)}")
+    done = len(outcome.stamped)
+    click.echo(f"{'would stamp' if dry_run else 'stamped'} {done} dimension{'s' if done != 1 else ''}"
+               f"{', ' + str(len(outcome.current)) + ' already current' if outcome.current else ''}")
+
+
+@main.command()
+@root_option
+@click.argument("dim_id", metavar="ID")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def history(root: str | None, dim_id: str, fmt: str) -> None:
+    """Show how dimension ID's status and value changed over the ledger's git history."""
+    from . import history as h
+
+    ledger_root = _root(root)
+    try:
+        walked = h.walk(ledger_root)
+    except h.HistoryUnavailable as exc:
+        click.echo(f"scorecard: {exc}", err=True)
+        sys.exit(EXIT_FINDINGS)
+    found = walked.dimensions.get(dim_id)
+    if found is None:
+        earlier = [d.id for d in walked.dimensions.values() if dim_id in d.renamed_from]
+        if earlier:
+            click.echo(f"scorecard: '{dim_id}' was renamed; it is now '{earlier[0]}' (showing that)", err=True)
+            dim_id, found = earlier[0], walked.dimensions[earlier[0]]
+        else:
+            raise click.UsageError(f"no dimension '{dim_id}' in the committed history (up to {walked.head.short}); "
+                                   "a dimension that is not committed yet has no history")
+    click.echo((h.as_json if fmt == "json" else h.as_text)(dim_id, found, walked.notes), nl=False)
 
 
 @main.command()

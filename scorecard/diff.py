@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 import tarfile
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import git
 from .check import CheckResult, DimensionRecord
 from .pipeline import validate
 from .render import fmt_value
@@ -27,22 +27,17 @@ class DiffError(Exception):
 
 def _git(args: list[str], cwd: Path) -> bytes:
     try:
-        proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=120)
-    except FileNotFoundError:
-        raise DiffError("git is not installed; scorecard diff needs it") from None
-    if proc.returncode != 0:
-        raise DiffError(proc.stderr.decode(errors="replace").strip() or f"git {' '.join(args)} failed")
-    return proc.stdout
+        return git.run(args, cwd)
+    except git.GitError as exc:
+        raise DiffError(str(exc)) from None
 
 
 def repo_prefix(root: Path) -> tuple[Path, str]:
     """(top of the git work tree, the ledger root relative to it with a trailing / or '')."""
     try:
-        top = Path(_git(["rev-parse", "--show-toplevel"], root).decode().strip())
-    except DiffError:
-        raise DiffError(f"{root} is not inside a git repository; scorecard diff compares git revisions") from None
-    rel = root.resolve().relative_to(top.resolve()).as_posix()
-    return top, "" if rel == "." else rel + "/"
+        return git.repo_prefix(root)
+    except git.GitError as exc:
+        raise DiffError(f"{exc}; scorecard diff compares git revisions") from None
 
 
 def _checkout(top: Path, prefix: str, rev: str, dest: Path) -> Path:

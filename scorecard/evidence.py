@@ -107,6 +107,7 @@ class ArtifactStore:
         self._cache: dict[str, Artifact] = {}
         self._located: dict[str, tuple[Path | None, str | PathProblem]] = {}
         self._real_root = root.resolve()
+        self._git_dates: dict[str, object] = {}
 
     def locate(self, rel: str) -> tuple[Path, str]:
         """(path, kind) of a ledger file, kind 'file', 'dir' or 'missing'; PathProblem if unsafe. Cached."""
@@ -131,6 +132,17 @@ class ArtifactStore:
             cached = self._cache[rel] = self._read(rel)
         return cached
 
+    def git_dates(self, rels: list[str]) -> dict[str, "date"]:
+        """The last commit date of each of rels that is committed unchanged (one git call per new batch)."""
+        missing = [r for r in rels if r not in self._git_dates]
+        if missing:
+            from .git import last_change_dates
+
+            found = last_change_dates(self.root, missing)
+            for r in missing:
+                self._git_dates[r] = found.get(r)
+        return {r: self._git_dates[r] for r in rels if self._git_dates[r] is not None}
+
     def loaded(self) -> dict[str, Artifact]:
         """Every artifact read so far, by path."""
         return dict(self._cache)
@@ -149,18 +161,23 @@ class ArtifactStore:
         except OSError as exc:
             art.error = f"unreadable: {exc.strerror}"
             return art
-        try:
-            art.data = json.loads(art.raw.decode("utf-8-sig"), parse_constant=_reject_constant)
-        except UnicodeDecodeError:
-            art.error = "not UTF-8 text"
-        except json.JSONDecodeError as exc:
-            art.error = f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        except (ValueError, RecursionError) as exc:
-            art.error = f"invalid JSON: {exc}"
-        if isinstance(art.data, dict) and isinstance(art.data.get("meta"), dict):
-            art.meta = art.data["meta"]
-        return art
+        return parse_artifact(art)
+
+
+def parse_artifact(art: Artifact) -> Artifact:
+    """Fill art.data (and art.meta) from art.raw, or say in art.error why it is not strict JSON."""
+    try:
+        art.data = json.loads(art.raw.decode("utf-8-sig"), parse_constant=_reject_constant)
+    except UnicodeDecodeError:
+        art.error = "not UTF-8 text"
+    except json.JSONDecodeError as exc:
+        art.error = f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+    except (ValueError, RecursionError) as exc:
+        art.error = f"invalid JSON: {exc}"
+    if isinstance(art.data, dict) and isinstance(art.data.get("meta"), dict):
+        art.meta = art.data["meta"]
+    return art
 
 
 __all__ = ["Artifact", "ArtifactStore", "PathProblem", "PointerError", "escape_token", "is_number",
-           "json_kind", "parse_pointer", "resolve_pointer"]
+           "json_kind", "parse_artifact", "parse_pointer", "resolve_pointer"]

@@ -94,6 +94,7 @@ RULES: dict[str, Rule] = _rules(
     ("SC307", "pointer-unresolved", "error", "A JSON pointer does not resolve in its file."),
     ("SC308", "not-a-number", "error", "The value a result points at is not a finite number."),
     ("SC309", "evidence-meta", "warning", "An artifact's meta is not an object, or its meta.date is not YYYY-MM-DD."),
+    ("SC310", "evidence-stale", "warning", "The evidence was measured longer ago than stale_evidence_after_months."),
     # Traces and paths
     ("SC401", "trace-not-found", "error", "A trace names a file that does not exist."),
     ("SC402", "trace-fragment", "error", "A trace fragment is not a JSON pointer into a JSON file, or does not resolve."),
@@ -111,6 +112,9 @@ RULES: dict[str, Rule] = _rules(
     ("SC603", "source-stale", "warning", "sota.date is older than stale_after_months."),
     # Site
     ("SC701", "template-error", "error", "A template (a ledger's override, or the theme) fails to compile or render."),
+    # Review
+    ("SC801", "suspect-claim", "warning", "What a reviewed claim rests on changed since its reviewed: stamp was written."),
+    ("SC802", "not-reviewed", "warning", "A measured claim has no reviewed: stamp, and require_review is set."),
 )
 
 

@@ -82,6 +82,18 @@ DateText = Annotated[str, BeforeValidator(_year_as_text), AfterValidator(_date),
 SourceUrl = Annotated[str, AfterValidator(_url_check("SC601")), Field(json_schema_extra={"pattern": "^https?://"})]
 HttpUrl = Annotated[str, AfterValidator(_url_check("SC403")), Field(json_schema_extra={"pattern": "^https?://"})]
 Number = Annotated[float, AfterValidator(_finite)]
+
+STAMP_RE = re.compile(r"^fp1-[0-9a-f]{16}$")
+
+
+def _stamp(value: str) -> str:
+    if not STAMP_RE.match(value):
+        raise PydanticCustomError("SC204", "'{value}' is not a review stamp (stamps look like fp1-0123456789abcdef)",
+                                  {"value": value})
+    return value
+
+
+Stamp = Annotated[str, AfterValidator(_stamp), Field(json_schema_extra={"pattern": STAMP_RE.pattern})]
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 
 
@@ -100,6 +112,9 @@ class Settings(Record):
     stale_after_months: int | None = Field(None, ge=1, description="A SOTA source older than this warns.")
     parity_tolerance: float = Field(0.05, ge=0, lt=1, description="|result/bar - 1| within this is parity.")
     base_url: HttpUrl | None = Field(None, description="Canonical base URL of the published site.")
+    stale_evidence_after_months: int | None = Field(
+        None, ge=1, description="Evidence measured longer ago than this (meta.date, else its last git commit) warns.")
+    require_review: bool = Field(False, description="Warn about measured claims that carry no reviewed: stamp.")
 
 
 class Category(Record):
@@ -177,6 +192,8 @@ class Dimension(Record):
     note: str | None = Field(None, description="Markdown note.")
     trace: list[Trace] = Field(default_factory=list, description="Files, files#/pointer, or URLs backing the claim.")
     order: int | None = Field(None, description="Position in the category; dimensions sort by (order, id).")
+    reviewed: Stamp | None = Field(None, description="Fingerprint of what a human last reviewed; written by "
+                                                     "`scorecard review`, never by hand.")
 
 
 MODELS: dict[str, type[Record]] = {"scorecard": Settings, "category": Category, "dimension": Dimension}

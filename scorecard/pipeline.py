@@ -29,7 +29,33 @@ def validate(root: Path, cache: dict | None = None) -> tuple[CheckResult, Artifa
     """Load and check the ledger at root (cache: parsed files by content, kept across rebuilds)."""
     store = ArtifactStore(root)
     result = check(load_ledger(root, cache), store, today(), keep_marks=cache is not None)
+    explain_suspects(root, result)
     return result, store
+
+
+def explain_suspects(root: Path, result: CheckResult) -> None:
+    """Name what changed in each suspect claim, from the committed version its stamp was written in.
+
+    Only suspect records reach git, so a clean ledger's validate (the pre-commit hook) never runs it.
+    """
+    suspects = [i for i, f in enumerate(result.findings) if f.code == "SC801"]
+    if not suspects:
+        return
+    from dataclasses import replace
+
+    from .review import describe, reviewed_inputs
+    from .rules import suspect_message
+
+    by_file = {d.file: d for d in result.ledger.dimensions()}
+    for i in suspects:
+        f = result.findings[i]
+        rec = by_file.get(f.file)
+        if rec is None or rec.inputs is None:
+            continue
+        found = reviewed_inputs(root, rec.file, rec.model.reviewed)
+        if found is not None:
+            rec.changes = describe(found[1], rec.inputs)
+            result.findings[i] = replace(f, message=suspect_message(rec.id, rec.changes))
 
 
 @dataclass(slots=True)
@@ -52,6 +78,7 @@ class BuildOutcome:
     refused: bool
     cited_files: list[str] = field(default_factory=list)
     state: BuildState | None = None  # for serve's fast path
+    notes: list[str] = field(default_factory=list)  # what the user should know (history unavailable, shallow)
 
 
 def refresh_dimensions(state: BuildState, docs: list) -> tuple[list, dict[str, bytes]] | None:
@@ -127,8 +154,13 @@ def fails(result: CheckResult, strict: bool) -> bool:
     return bool(result.errors) or (strict and bool(result.findings))
 
 
-def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict | None = None) -> BuildOutcome:
-    """Validate, then render and write the site atomically; refuse if the ledger has errors."""
+def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict | None = None,
+          history: bool = False) -> BuildOutcome:
+    """Validate, then render and write the site atomically; refuse if the ledger has errors.
+
+    With history, the ledger's git history is walked too: each dimension gets its timeline and
+    chart, and the site gets changes.html, feed.xml and history.json.
+    """
     from jinja2 import TemplateError  # here, not at the top: validate (and the hook) never needs jinja2
 
     from .render import Site
@@ -140,10 +172,102 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict |
         return BuildOutcome(result, 0, None, True)
     # The site never shows the clock: "as of" is SOURCE_DATE_EPOCH, else the newest date in the data.
     resolved = resolve_ledger(result.ledger, store, source_date())
+    notes: list[str] = []
+    if history:
+        from .history import HistoryUnavailable, walk
+        from .resolve import attach_history
+
+        try:
+            walked = walk(root)
+            attach_history(resolved, walked)
+            notes += walked.notes
+        except HistoryUnavailable as exc:
+            notes.append(f"no history: {exc}; the site is built without it")
     site = Site(resolved)
     try:
         count = write_site(root, out, site.iter_pages(), guard=guard)
     except TemplateError as exc:  # the write stage has already removed its temporary folder
         result.findings.append(template_finding(exc, root, site.theme))
-        return BuildOutcome(result, 0, None, True)
-    return BuildOutcome(result, count, out, False, sorted(resolved.files), BuildState(result.ledger, store, resolved, site))
+        return BuildOutcome(result, 0, None, True, notes=notes)
+    return BuildOutcome(result, count, out, False, sorted(resolved.files), BuildState(result.ledger, store, resolved, site),
+                        notes)
+
+
+@dataclass(slots=True)
+class Stamped:
+    """One dimension `scorecard review` stamped (or would stamp, with --dry-run)."""
+
+    id: str
+    file: str
+    old: str | None
+    new: str
+    covered: list[str]  # what the stamp covers, one phrase each
+    changes: list[str] | None  # what changed since the old stamp, when git knows
+
+
+@dataclass(slots=True)
+class ReviewOutcome:
+    """What `scorecard review` did: stamped, already current, or refused with the findings why."""
+
+    checked: CheckResult
+    stamped: list[Stamped] = field(default_factory=list)
+    current: list[str] = field(default_factory=list)
+    blocking: list = field(default_factory=list)  # error findings that refused the review
+    refusal: str = ""  # a reason other than findings (a file shape the edit cannot handle)
+
+
+class UnknownDimension(Exception):
+    """An id given to `scorecard review` that names no dimension file."""
+
+
+def review(root: Path, ids: list[str], every: bool, dry_run: bool = False) -> ReviewOutcome:
+    """Stamp the dimensions named (or every one) with the fingerprint of what they rest on now.
+
+    Nothing is written when any of them has errors (or when the ledger's settings do): a stamp
+    says a human checked a claim that holds, and a claim with errors does not. Each file changes
+    by its `reviewed:` line only, written atomically.
+    """
+    from .load import SETTINGS_FILE
+    from .review import StampRefused, fingerprint, inputs, set_stamp, summary
+    from .write import replace_file
+
+    result, store = validate(root)
+    files = {p.stem: p.relative_to(root).as_posix() for p in sorted((root / "claims").glob("*/*.yaml"))
+             if p.name != "_category.yaml"}
+    unknown = [i for i in ids if i not in files]
+    if unknown:
+        raise UnknownDimension(", ".join(unknown))
+    wanted = sorted(files) if every else list(dict.fromkeys(ids))
+    wanted_files = {files[i] for i in wanted} | {SETTINGS_FILE}
+    outcome = ReviewOutcome(result)
+    outcome.blocking = [f for f in result.findings if f.severity == "error" and f.file in wanted_files]
+    if outcome.blocking:
+        return outcome
+    records = {d.id: d for d in result.ledger.dimensions()}
+    for dim_id in wanted:
+        if dim_id not in records:  # e.g. an id used twice, or a category without _category.yaml
+            outcome.refusal = f"{files[dim_id]}: the record is not part of the checked ledger (see validate)"
+            return outcome
+    edits: dict[Path, bytes] = {}
+    for dim_id in wanted:
+        rec = records[dim_id]
+        covered = inputs(rec.model, store.get)
+        if covered is None:  # cannot happen without an error finding; refuse rather than stamp a guess
+            outcome.refusal = f"{rec.file}: a value the claim cites cannot be read"
+            return outcome
+        stamp = fingerprint(covered)
+        if rec.model.reviewed == stamp:
+            outcome.current.append(dim_id)
+            continue
+        path = root / rec.file
+        try:
+            text = set_stamp(path.read_bytes().decode("utf-8"), stamp)
+        except StampRefused as exc:
+            outcome.refusal = f"{rec.file}: {exc}; add `reviewed: {stamp}` by hand"
+            return outcome
+        edits[path] = text.encode("utf-8")
+        outcome.stamped.append(Stamped(dim_id, rec.file, rec.model.reviewed, stamp, summary(covered), rec.changes))
+    if not dry_run:
+        for path, data in edits.items():
+            replace_file(path, data)
+    return outcome

@@ -260,7 +260,9 @@ class Site:
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, counts_chart=counts_chart,
                                 standing_text=standing_text, glyphs=GLYPHS, statuses=STATUSES,
                                 status_labels=STATUS_LABELS, file_href=self.file_href, trace_href=self.trace_href,
-                                evidence_href=self.evidence_href, version=__version__)
+                                evidence_href=self.evidence_href, version=__version__,
+                                history_chart=self.history_chart, review_counts=review_counts,
+                                dims=self.dimension_links())
 
     # Links are relative to the page: `base` is "" at the root and "../" one level down.
     def file_href(self, rel: str, base: str) -> str:
@@ -279,6 +281,33 @@ class Site:
         if trace.pointer:
             return self.evidence_href(trace.path, trace.pointer, base)
         return self.file_href(trace.path, base)
+
+    def dimension_links(self) -> dict[str, dict[str, str]]:
+        """Each dimension's title and permalink (from the site root), by id: history events link through it."""
+        return {d.id: {"title": d.record.model.title, "url": f"{c.slug}/index.html#{d.id}"}
+                for c in self.ledger.categories for d in c.dimensions}
+
+    def history_chart(self, h) -> dict | None:
+        """The over-time chart of one dimension's history (drawn by the macros template)."""
+        from .history import chart
+
+        return chart(h, self.ledger.history.head)
+
+    def history_pages(self) -> Iterator[tuple[str, bytes]]:
+        """changes.html, feed.xml and history.json, when the site is built with its history."""
+        from .history import as_data
+
+        led = self.ledger
+        hist = led.history
+        yield "changes.html", self.page("changes.html", "", "changes.html", history=hist)
+        base = (led.settings.base_url.rstrip("/") + "/") if led.settings.base_url else ""
+        feed_id = base + "feed.xml" if base else "urn:uuid:" + str(_uuid5(f"scorecard-feed:{led.settings.title}"))
+        yield "feed.xml", self.env.get_template("feed.xml").render(
+            site={"title": led.settings.title, "subject": led.settings.subject, "base": base},
+            feed_id=feed_id, history=hist, entries=hist.events[:FEED_ENTRIES],
+            updated=hist.events[0].when if hist.events else hist.head.when.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            version=__version__).encode("utf-8")
+        yield "history.json", _json(as_data(hist))
 
     def page(self, template: str, base: str, path: str, **context) -> bytes:
         """One page rendered with the common context."""
@@ -320,6 +349,8 @@ class Site:
             yield f"{cat.slug}/data.json", _json({"schema_version": SCHEMA_VERSION, **category_data(cat)})
         yield "data.json", _ledger_json(led)
         yield "search.json", _json(search_index(led))
+        if led.history is not None:
+            yield from self.history_pages()
         for asset in ASSETS:
             source = self.overrides / asset if (self.overrides / asset).is_file() else self.theme / asset
             yield f"_assets/{asset}", source.read_bytes()
@@ -348,6 +379,24 @@ class Site:
         """A flat SVG badge; widths estimated from the text length (deterministic)."""
         lw, tw = 12 + 7 * len(label), 12 + 7 * len(text)
         return self.env.get_template("badge.svg").render(label=label, text=text, status=status, lw=lw, tw=tw).encode()
+
+
+FEED_ENTRIES = 100
+
+
+def _uuid5(name: str):
+    import uuid
+
+    return uuid.uuid5(uuid.NAMESPACE_URL, name)
+
+
+def review_counts(dimensions) -> dict[str, int]:
+    """How many dimensions are reviewed and current, suspect, and measured but never reviewed."""
+    counts = {"current": 0, "suspect": 0, "never": 0}
+    for d in dimensions:
+        if d.review in counts:
+            counts[d.review] += 1
+    return counts
 
 
 def _category_badge_text(cat: ResolvedCategory) -> str:
@@ -385,6 +434,10 @@ def dimension_data(d: ResolvedDimension) -> dict:
                                             "meta": m.meta, "simulated": m.simulated, "sample": m.sample},
         "comparison": None if c is None else {"ratio": c.ratio, "margin": c.margin, "standing": c.standing, "better": c.better},
         "source_age_months": d.source_age_months, "source_stale": d.source_stale,
+        "review": d.review, "review_changes": d.review_changes,
+        "evidence_date": d.evidence_date.isoformat() if d.evidence_date else None,
+        "evidence_date_from": d.evidence_date_from or None, "evidence_age_months": d.evidence_age_months,
+        "evidence_stale": d.evidence_stale,
     }
 
 

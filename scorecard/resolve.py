@@ -14,7 +14,7 @@ from .check import CategoryRecord, DimensionRecord, Ledger
 from .evidence import ArtifactStore, resolve_pointer
 from .model import GLYPHS, MEASURED, STATUSES, Settings, parse_date
 from .paths import is_url, normalise
-from .rules import margin, months_between
+from .rules import evidence_date, margin, months_between
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +62,16 @@ class ResolvedDimension:
     traces: list[TraceView]
     source_age_months: int | None
     source_stale: bool
+    # Review: "current" (stamp matches), "suspect" (changed since), "never" (a measured claim
+    # without a stamp), or None (an unmeasured claim without one); changes name what moved.
+    review: str | None = None
+    review_changes: list[str] = field(default_factory=list)
+    # When the evidence was measured: its meta.date, else its last git commit; age against as_of.
+    evidence_date: date | None = None
+    evidence_date_from: str = ""  # "meta.date" or "git"
+    evidence_age_months: int | None = None
+    evidence_stale: bool = False
+    history: object = None  # a history.DimensionHistory, when the site is built with --history
 
     @property
     def id(self) -> str:
@@ -106,6 +116,15 @@ class ResolvedLedger:
     files: dict[str, bytes] = field(default_factory=dict)
     # For each JSON file, the pointers cited into it and by which dimension ids.
     citations: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    history: object = None  # a history.History, when built with --history
+
+
+def attach_history(resolved: ResolvedLedger, history) -> None:
+    """Give each dimension its history (by id); the ledger keeps the whole for changes.html and the feed."""
+    resolved.history = history
+    for cat in resolved.categories:
+        for d in cat.dimensions:
+            d.history = history.dimensions.get(d.id)
 
 
 def count_statuses(dimensions: list[ResolvedDimension]) -> dict[str, int]:
@@ -119,11 +138,14 @@ def count_statuses(dimensions: list[ResolvedDimension]) -> dict[str, int]:
 def resolve_ledger(ledger: Ledger, store: ArtifactStore, today: date | None = None) -> ResolvedLedger:
     """Resolve every dimension of a checked, error-free ledger."""
     as_of = today or _latest_date(ledger, store)
+    undated = sorted({d.model.result.evidence for d in ledger.dimensions() if d.model.result is not None
+                      and d.model.status in MEASURED and not _meta_date(store.get(d.model.result.evidence))})
+    git_dates = store.git_dates(undated) if undated else {}
     citations: dict[str, dict[str, list[str]]] = {}
     files: dict[str, bytes] = {}
     categories = []
     for cat in ledger.categories:
-        dims = [resolve_dimension(d, ledger, store, as_of, citations, files) for d in cat.dimensions]
+        dims = [resolve_dimension(d, ledger, store, as_of, citations, files, git_dates) for d in cat.dimensions]
         categories.append(ResolvedCategory(cat, dims, count_statuses(dims)))
     every = [d for c in categories for d in c.dimensions]
     return ResolvedLedger(ledger.root, ledger.settings, categories, count_statuses(every), as_of,
@@ -137,11 +159,17 @@ def _cite(citations: dict, rel: str, pointer: str, dim_id: str) -> None:
         ids.append(dim_id)
 
 
+def _meta_date(art) -> bool:
+    text = art.meta.get("date") if isinstance(art.meta, dict) else None
+    return isinstance(text, str) and len(text) == 10 and parse_date(text) is not None
+
+
 def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore, as_of: date,
-                      citations: dict, files: dict) -> ResolvedDimension:
+                      citations: dict, files: dict, git_dates: dict | None = None) -> ResolvedDimension:
     """One dimension resolved; citations and files collect what its result and traces cite."""
     dim = rec.model
     measured = comparison = None
+    measured_on, measured_from, evidence_age = None, "", None
     if dim.status in MEASURED and dim.result is not None:
         art = store.get(dim.result.evidence)
         value = float(resolve_pointer(art.data, dim.result.pointer))
@@ -155,12 +183,21 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
             tol = ledger.settings.parity_tolerance
             standing = "level" if abs(m) <= tol else ("ahead" if m > 0 else "behind")
             comparison = Comparison(value / sota.value if sota.value else None, m, standing, sota.better)
+        measured_on, measured_from = evidence_date(art, git_dates or {})
+        if measured_on is not None:
+            evidence_age = max(months_between((measured_on.year, measured_on.month), as_of), 0)
     traces = [_trace_view(entry, rec.id, ledger.root, store, citations, files) for entry in dim.trace]
     year, month, _ = parse_date(dim.sota.date)
     age = months_between((year, month or 12), as_of)
     stale_after = ledger.settings.stale_after_months
+    evidence_after = ledger.settings.stale_evidence_after_months
+    review = rec.review if dim.reviewed is not None else ("never" if measured is not None else None)
     return ResolvedDimension(rec, measured, comparison, traces, max(age, 0),
-                             stale_after is not None and age > stale_after)
+                             stale_after is not None and age > stale_after,
+                             review=review, review_changes=list(rec.changes or []),
+                             evidence_date=measured_on, evidence_date_from=measured_from,
+                             evidence_age_months=evidence_age,
+                             evidence_stale=bool(evidence_after and evidence_age is not None and evidence_age > evidence_after))
 
 
 def _trace_view(entry, dim_id: str, root: Path, store: ArtifactStore, citations: dict, files: dict) -> TraceView:
@@ -182,8 +219,14 @@ def _trace_view(entry, dim_id: str, root: Path, store: ArtifactStore, citations:
 
 
 def _latest_date(ledger: Ledger, store: ArtifactStore) -> date:
-    """Without SOURCE_DATE_EPOCH, "as of" is the newest date in the data, never the clock."""
-    latest = date(1970, 1, 1)
+    """Without SOURCE_DATE_EPOCH, "as of" is the newest date in the data, never the clock.
+
+    The data's dates are the SOTA dates, the artifacts' meta.date, and in a git repository the
+    date of the last commit that changed the ledger's claims or evidence.
+    """
+    from .git import last_commit_date
+
+    latest = last_commit_date(ledger.root, ["scorecard.yaml", "claims", "evidence"]) or date(1970, 1, 1)
     for d in ledger.dimensions():
         y, m, day = parse_date(d.model.sota.date)
         latest = max(latest, date(y, m or 1, day or 1))

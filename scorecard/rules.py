@@ -18,6 +18,7 @@ def check_dimension(rec: "DimensionRecord", settings: Settings, store: ArtifactS
                     findings: list[Finding]) -> None:
     """Every cross-file rule for one schema-valid dimension."""
     dim, doc = rec.model, rec.doc
+    before = len(findings)
     measured = dim.status in MEASURED
     if measured and dim.result is None:
         findings.append(finding("SC301", doc.file, doc.pos(("status",)),
@@ -36,6 +37,67 @@ def check_dimension(rec: "DimensionRecord", settings: Settings, store: ArtifactS
         target = entry if isinstance(entry, str) else entry.target
         path = ("trace", i) if isinstance(entry, str) else ("trace", i, "path" if entry.path is not None else "url")
         _check_trace(rec, target, doc.pos(path), store, findings)
+    if measured and dim.result is not None and value is not None and settings.stale_evidence_after_months:
+        _check_evidence_age(rec, settings, store, today, findings)
+    if not any(f.severity == "error" for f in findings[before:]) and (value is not None or not measured):
+        _check_review(rec, settings, store, findings)
+
+
+def _check_review(rec: "DimensionRecord", settings: Settings, store: ArtifactStore, findings: list[Finding]) -> None:
+    """SC801 when the reviewed: stamp no longer matches what the claim rests on; SC802 when one is required."""
+    from . import review
+
+    dim, doc = rec.model, rec.doc
+    if dim.reviewed is None:
+        if settings.require_review and dim.status in MEASURED:
+            findings.append(finding("SC802", doc.file, doc.pos(("status",)),
+                                    f"the measured claim '{rec.id}' has never been reviewed",
+                                    f"check the claim against its evidence, then run `scorecard review {rec.id}`"))
+        return
+    covered = review.inputs(dim, store.get)
+    if covered is None:
+        return
+    rec.inputs = covered
+    if review.fingerprint(covered) == dim.reviewed:
+        rec.review = "current"
+        return
+    rec.review = "suspect"
+    findings.append(finding("SC801", doc.file, doc.pos(("reviewed",)), suspect_message(rec.id, None),
+                            f"check the claim still holds, then run `scorecard review {rec.id}` to record that"))
+
+
+def suspect_message(dim_id: str, changes: list[str] | None) -> str:
+    """SC801's sentence, naming what changed when it is known."""
+    what = "; ".join(changes) if changes else ("its status, claim or a cited value (git holds no committed "
+                                               "version of the review to compare with)")
+    return f"suspect: '{dim_id}' changed since it was reviewed: {what}"
+
+
+def evidence_date(art, git_dates: dict[str, date]) -> tuple[date | None, str]:
+    """When an artifact was measured, and how that is known: ('meta.date' or 'git'), or (None, '')."""
+    text = art.meta.get("date") if isinstance(art.meta, dict) else None
+    parsed = parse_date(text) if isinstance(text, str) and len(text) == 10 else None
+    if parsed and parsed[2]:
+        return date(*parsed), "meta.date"
+    if art.rel in git_dates:
+        return git_dates[art.rel], "git"
+    return None, ""
+
+
+def _check_evidence_age(rec: "DimensionRecord", settings: Settings, store: ArtifactStore, today: date,
+                        findings: list[Finding]) -> None:
+    art = store.get(rec.model.result.evidence)
+    measured, how = evidence_date(art, store.git_dates([art.rel]) if not art.meta.get("date") else {})
+    if measured is None:
+        return
+    age = months_between((measured.year, measured.month), today)
+    limit = settings.stale_evidence_after_months
+    if age > limit:
+        source = "its meta.date" if how == "meta.date" else "the last git commit that changed it"
+        findings.append(finding("SC310", rec.doc.file, rec.doc.pos(("result", "evidence")),
+                                f"the evidence {art.rel} was measured {age} months ago ({measured.isoformat()}, from "
+                                f"{source}); stale_evidence_after_months is {limit}",
+                                "measure again and commit the new artifact, or say in the claim how old the number is"))
 
 
 def measured_value(rec: "DimensionRecord", store: ArtifactStore, out: list[Finding]) -> float | None:

@@ -130,3 +130,19 @@ def write_site(root: Path, out: Path, pages, guard=None) -> int:
         raise
     shutil.rmtree(tmp, ignore_errors=True)  # after the swap, tmp holds the previous site
     return len(seen)
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Write data to path atomically (a temporary file beside it, then rename), keeping its mode."""
+    mode = path.stat().st_mode & 0o7777
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -19,6 +19,7 @@ import pytest
 from scorecard import pipeline
 
 from conftest import EPOCH, LEDGERS, REPO
+from gitrepo import reviewed_history
 
 pytestmark = pytest.mark.browser
 CHROMIUM = Path("/usr/bin/chromium")
@@ -45,7 +46,11 @@ def sites(tmp_path_factory):
     hostile = base / "hostile-site"
     assert not pipeline.build(REPO, example).refused
     assert not pipeline.build(LEDGERS / "hostile", hostile).refused
-    return base, example, hostile
+    # History, review and staleness marks: changes.html, timelines, charts, suspect and stale flags.
+    history = base / "history-site"
+    assert not pipeline.build(reviewed_history(base / "history-ledger"), history, history=True).refused
+    assert (history / "changes.html").exists()
+    return base, example, hostile, history
 
 
 @pytest.fixture(scope="module")
@@ -99,28 +104,31 @@ def axe_violations(page) -> list[str]:
 
 
 def test_every_page_from_file_url_has_no_console_error(browser, sites):
-    _, example, _ = sites
+    _, example, _, history = sites
     failures = {}
-    for rel in html_pages(example):
-        context, page, problems = open_page(browser, (example / rel).as_uri())
-        context.close()
-        if problems:
-            failures[rel] = problems
+    for site in (example, history):
+        for rel in html_pages(site):
+            context, page, problems = open_page(browser, (site / rel).as_uri())
+            context.close()
+            if problems:
+                failures[f"{site.name}/{rel}"] = problems
     assert failures == {}
 
 
 def test_every_page_has_no_axe_violation_in_light_and_dark(browser, sites, server):
     # Over HTTP: axe reads stylesheets with XHR, which file:// pages may not do.
     need(AXE.exists(), "axe-core is not installed (npm install --prefix tests/.node axe-core@4)")
-    _, example, _ = sites
+    base, example, _, history = sites
     failures = {}
-    for rel in html_pages(example):
-        for scheme in ("light", "dark"):
-            context, page, problems = open_page(browser, f"{server}/deep/sub/path/site/{rel}", scheme)
-            problems += axe_violations(page)
-            context.close()
-            if problems:
-                failures[f"{rel} ({scheme})"] = problems
+    for site in (example, history):
+        prefix = site.relative_to(base).as_posix()
+        for rel in html_pages(site):
+            for scheme in ("light", "dark"):
+                context, page, problems = open_page(browser, f"{server}/{prefix}/{rel}", scheme)
+                problems += axe_violations(page)
+                context.close()
+                if problems:
+                    failures[f"{prefix}/{rel} ({scheme})"] = problems
     assert failures == {}
 
 
@@ -139,7 +147,7 @@ def test_pages_work_under_a_sub_path_over_http(browser, server):
 
 
 def test_filter_and_search(browser, sites):
-    _, example, _ = sites
+    _, example, _, _ = sites
     context, page, problems = open_page(browser, (example / "index.html").as_uri())
     assert page.locator("#filters").is_visible()
     visible = "() => [...document.querySelectorAll('tr[data-status]')].filter(r => !r.hidden).length"
@@ -158,7 +166,7 @@ def test_filter_and_search(browser, sites):
 
 
 def test_readable_without_javascript(browser, sites):
-    _, example, _ = sites
+    _, example, _, _ = sites
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto((example / "index.html").as_uri())
@@ -169,9 +177,11 @@ def test_readable_without_javascript(browser, sites):
 
 
 def test_phone_width_has_no_horizontal_scroll(browser, sites):
-    _, example, _ = sites
-    for rel in ("index.html", "cost-efficiency/index.html", "latency-and-reuse/index.html"):
-        context, page, problems = open_page(browser, (example / rel).as_uri(), width=375)
+    _, example, _, history = sites
+    for site, rel in [(example, "index.html"), (example, "cost-efficiency/index.html"),
+                      (example, "latency-and-reuse/index.html"), (history, "core/index.html"),
+                      (history, "changes.html")]:
+        context, page, problems = open_page(browser, (site / rel).as_uri(), width=375)
         overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
         context.close()
         assert overflow <= 0, rel
@@ -179,7 +189,7 @@ def test_phone_width_has_no_horizontal_scroll(browser, sites):
 
 
 def test_hostile_site_fires_no_dialog_and_runs_no_script(browser, sites):
-    _, _, hostile = sites
+    _, _, hostile, _ = sites
     for rel in html_pages(hostile):
         context, page, problems = open_page(browser, (hostile / rel).as_uri())
         # Every event a planted handler could wait for, on every element.
@@ -195,8 +205,8 @@ def test_hostile_site_fires_no_dialog_and_runs_no_script(browser, sites):
 def test_nu_html_checker_finds_no_error(sites):
     need(VNU.exists(), "vnu.jar is not installed (npm install --prefix tests/.node vnu-jar)")
     need(shutil.which("java") is not None, "java is not installed")
-    _, example, hostile = sites
+    _, example, hostile, history = sites
     proc = subprocess.run(["java", "-jar", str(VNU), "--skip-non-html", "--errors-only", "--format", "json",
-                           str(example), str(hostile)], capture_output=True, text=True, timeout=300)
+                           str(example), str(hostile), str(history)], capture_output=True, text=True, timeout=300)
     messages = json.loads(proc.stderr or proc.stdout or '{"messages": []}')["messages"]
     assert [f"{m.get('url')}: {m.get('message')}" for m in messages] == []

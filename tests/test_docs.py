@@ -35,3 +35,22 @@ def test_example_workflow_and_config_parse():
     assert "scorecard validate --format github" in steps and "scorecard diff" in steps
     config = yaml.safe_load((REPO / "docs/examples/pre-commit-config.yaml").read_text())
     assert config["repos"][0]["hooks"][0]["id"] == "scorecard-validate"
+
+
+def test_every_theme_file_macro_and_template_global_is_documented(tmp_path):
+    from scorecard.render import Site, builtin_templates
+    from scorecard.resolve import resolve_ledger
+    from scorecard import pipeline
+
+    site_doc = (REPO / "docs/site.md").read_text()
+    theme = builtin_templates()
+    for path in theme.iterdir():
+        assert f"`{path.name}`" in site_doc, f"theme file {path.name} is not in docs/site.md"
+    for name in re.findall(r"\{%-?\s*macro (\w+)", (theme / "macros.html").read_text()):
+        assert f"`{name}`" in site_doc, f"macro {name} is not in docs/site.md"
+    result, store = pipeline.validate(REPO)
+    env = Site(resolve_ledger(result.ledger, store)).env
+    for name in set(env.globals) - {"range", "dict", "lipsum", "cycler", "joiner", "namespace"}:
+        assert f"`{name}`" in site_doc, f"template global {name} is not in docs/site.md"
+    for name in ("md", "mdi", "brief", "num", "pct", "ratio"):
+        assert name in env.filters and f"`{name}`" in site_doc

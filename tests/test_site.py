@@ -71,9 +71,9 @@ def test_category_page_carries_the_reference_page(example_site):
         "NVIDIA Dynamo (KVBM + NIXL KV transfer)", "vLLM/SGLang self-host on H100/H200", "AMD MI355X (FP4)",
         "NVIDIA Blackwell (GB200/GB300, FP4)", "Hosted frontier APIs", "FP8/FP4 quantization",
         # sources and dates
-        "https://arxiv.org/abs/2401.09670 (2024-01)", "https://arxiv.org/abs/2407.00079 (2024-07)",
-        "https://introl.com/blog/inference-unit-economics-true-cost-per-million-tokens-guide (2025-09-01)",
-        "https://arxiv.org/pdf/2603.06630 (2026-03-01)",
+        "https://arxiv.org/abs/2401.09670 (source from 2024-01)", "https://arxiv.org/abs/2407.00079 (source from 2024-07)",
+        "https://introl.com/blog/inference-unit-economics-true-cost-per-million-tokens-guide (source from 2025-09-01)",
+        "https://arxiv.org/pdf/2603.06630 (source from 2026-03-01)",
         # status, claim, notes, traces
         "no claim — no number (stub)", "REAL GAP", "OUT OF SCOPE for a reuse kernel", "0.75x at peak",
         "honestly a non-win", "Honest no-claim", "no watt source on the box", "competitor_value = null",
@@ -150,11 +150,36 @@ def test_build_is_deterministic_across_hash_seeds_and_time(tmp_path):
     assert digests[0] == digests[1]
 
 
+EXAMPLE = ["scorecard.yaml", "claims", "evidence", "CLAIMS.md", "BENCHMARK-AUTHORITY.md"]
+
+
+def _example_copy(dest: Path) -> Path:
+    dest.mkdir()
+    for name in EXAMPLE:
+        src = REPO / name
+        shutil.copytree(src, dest / name) if src.is_dir() else shutil.copy(src, dest / name)
+    return dest
+
+
 def test_without_source_date_epoch_the_site_shows_the_data_date_not_the_clock(tmp_path, monkeypatch):
     monkeypatch.delenv("SOURCE_DATE_EPOCH")
-    pipeline.build(REPO, tmp_path / "s")
+    root = _example_copy(tmp_path / "ledger")  # outside any git repository
+    pipeline.build(root, tmp_path / "s")
     data = json.loads((tmp_path / "s/data.json").read_text())
     assert data["as_of"] == "2026-06-01"  # the newest meta.date / sota.date in the example ledger
+
+
+def test_in_git_the_site_is_as_of_the_last_commit_that_changed_the_ledger(tmp_path, monkeypatch):
+    from gitrepo import commit, git
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    root = _example_copy(tmp_path / "ledger")
+    git(root, "init", "-q")
+    commit(root, "the ledger", 300)  # 2026-10-28, after every date in the data
+    (root / "NOTES.md").write_text("not part of the ledger's data\n")
+    commit(root, "notes", 320)  # touches neither claims/ nor evidence/: not a data date
+    pipeline.build(root, tmp_path / "s")
+    assert json.loads((tmp_path / "s/data.json").read_text())["as_of"] == "2026-10-28"
 
 
 def test_build_refuses_a_ledger_with_errors_and_keeps_the_old_site(tmp_path):

@@ -1,0 +1,210 @@
+"""The little git the ledger needs: where the repository is, first-parent history, blobs, file dates.
+
+Every call is one `git` process with machine-readable (NUL-separated) output; nothing here
+touches the network. Problems (no git, not a repository, a bad revision) are GitError with a
+sentence a user can act on, never a traceback.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+
+class GitError(Exception):
+    """git is missing, the folder is not in a repository, or a git command failed."""
+
+
+def run(args: list[str], cwd: Path, stdin: bytes | None = None) -> bytes:
+    """The stdout of `git args` in cwd; GitError with git's own message when it fails."""
+    try:
+        proc = subprocess.run(["git", "-c", "core.quotepath=off", *args], cwd=cwd, input=stdin,
+                              capture_output=True, timeout=600)
+    except FileNotFoundError:
+        raise GitError("git is not installed (it is needed for this command)") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {' '.join(args[:2])} took longer than 10 minutes") from None
+    if proc.returncode != 0:
+        raise GitError(proc.stderr.decode(errors="replace").strip() or f"git {' '.join(args)} failed")
+    return proc.stdout
+
+
+def repo_prefix(root: Path) -> tuple[Path, str]:
+    """(top of the work tree, the ledger root relative to it with a trailing '/', or '')."""
+    try:
+        top = Path(run(["rev-parse", "--show-toplevel"], root).decode().strip())
+    except GitError as exc:
+        if "not a git repository" in str(exc).lower():
+            raise GitError(f"{root} is not inside a git repository") from None
+        raise
+    rel = root.resolve().relative_to(top.resolve()).as_posix()
+    return top, "" if rel == "." else rel + "/"
+
+
+def is_shallow(top: Path) -> bool:
+    """Whether the repository is a shallow clone (its oldest commits are missing)."""
+    return run(["rev-parse", "--is-shallow-repository"], top).strip() == b"true"
+
+
+@dataclass(slots=True)
+class Change:
+    """One file a commit changed, relative to the ledger root: status A/M/D/R/C/T, paths, new blob."""
+
+    status: str
+    path: str
+    old_path: str | None  # for renames and copies
+    blob: str  # the new blob id ('' when deleted)
+
+
+@dataclass(slots=True)
+class Commit:
+    """A first-parent commit that touched the ledger."""
+
+    sha: str
+    time: int  # committer time, seconds since the epoch
+    subject: str
+    changes: list[Change] = field(default_factory=list)
+
+    @property
+    def short(self) -> str:
+        """The abbreviated id shown to readers."""
+        return self.sha[:7]
+
+    @property
+    def when(self) -> datetime:
+        """The commit time in UTC."""
+        return datetime.fromtimestamp(self.time, tz=timezone.utc)
+
+
+_NULL_BLOB = "0" * 40
+
+
+def first_parent_log(top: Path, prefix: str, paths: list[str], rev: str = "HEAD") -> list[Commit]:
+    """Oldest first, the first-parent commits up to rev that change prefix/paths, with their changes.
+
+    Merges are diffed against their first parent, renames are detected (-M), and the first
+    commit of a (possibly shallow) history lists every file as added.
+    """
+    out = run(["log", "--first-parent", "--reverse", "--root", "-M", "--raw", "-z", "--no-abbrev",
+               "--diff-merges=first-parent", "--format=%x01%H%x00%ct%x00%s", rev, "--", *(prefix + p for p in paths)], top)
+    tokens = out.split(b"\0")
+    commits: list[Commit] = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        token = tokens[i].lstrip(b"\n")
+        if token.startswith(b"\x01"):
+            commits.append(Commit(token[1:].decode(), int(tokens[i + 1]), tokens[i + 2].decode("utf-8", "replace")))
+            i += 3
+            continue
+        if token.startswith(b":"):
+            fields = token[1:].split(b" ")
+            status = fields[4][:1].decode()
+            blob = fields[3].decode()
+            if status in ("R", "C"):
+                old, new = tokens[i + 1].decode("utf-8", "replace"), tokens[i + 2].decode("utf-8", "replace")
+                i += 3
+            else:
+                old, new = None, tokens[i + 1].decode("utf-8", "replace")
+                i += 2
+            commits[-1].changes.append(Change(status, _strip(new, prefix), old and _strip(old, prefix),
+                                              "" if blob == _NULL_BLOB else blob))
+            continue
+        i += 1  # the empty token after a commit without changes, or the end
+    return commits
+
+
+def _strip(path: str, prefix: str) -> str:
+    return path[len(prefix):] if prefix and path.startswith(prefix) else path
+
+
+class BlobReader:
+    """Blobs read on demand through one long-lived `git cat-file --batch` process."""
+
+    def __init__(self, top: Path):
+        try:
+            self._proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=top, stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except FileNotFoundError:
+            raise GitError("git is not installed (it is needed for this command)") from None
+
+    def read(self, sha: str) -> bytes | None:
+        """The blob's content, or None when the repository does not have it (a shallow clone)."""
+        proc = self._proc
+        proc.stdin.write(sha.encode() + b"\n")
+        proc.stdin.flush()
+        header = proc.stdout.readline().split()
+        if len(header) < 3:
+            return None
+        size = int(header[2])
+        data = proc.stdout.read(size)
+        proc.stdout.read(1)  # the newline after the content
+        return data
+
+    def close(self) -> None:
+        """End the git process."""
+        if self._proc.poll() is None:
+            self._proc.stdin.close()
+            self._proc.wait(timeout=30)
+        self._proc.stdout.close()
+
+    def __enter__(self) -> "BlobReader":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def show(top: Path, rev: str, path: str) -> bytes | None:
+    """A file's content at rev (path relative to the top), or None when it is not there."""
+    try:
+        return run(["cat-file", "blob", f"{rev}:{path}"], top)
+    except GitError:
+        return None
+
+
+def last_commit_date(root: Path, paths: list[str]) -> date | None:
+    """The date of the newest commit that changed any of the ledger paths, or None (no git, no commit)."""
+    try:
+        top, prefix = repo_prefix(root)
+        out = run(["log", "-1", "--format=%ct", "--", *(prefix + p for p in paths)], top).strip()
+    except GitError:
+        return None
+    return datetime.fromtimestamp(int(out), tz=timezone.utc).date() if out.isdigit() else None
+
+
+def last_change_dates(root: Path, paths: list[str]) -> dict[str, date]:
+    """For each ledger path, the date of the newest commit that changed it, when it is committed unchanged.
+
+    One `git log` walk for all paths. A path that has uncommitted changes, is not tracked, or
+    is not in a repository at all gets no date. Never raises: no git means no dates.
+    """
+    if not paths:
+        return {}
+    try:
+        top, prefix = repo_prefix(root)
+        full = [prefix + p for p in paths]
+        dirty = run(["status", "--porcelain", "-z", "--untracked-files=all", "--", *full], top)
+        out = run(["log", "--format=%x01%ct", "--name-only", "-z", "--", *full], top)
+    except GitError:
+        return {}
+    modified = {entry[3:].decode("utf-8", "replace") for entry in dirty.split(b"\0") if len(entry) > 3}
+    wanted = set(full) - modified
+    dates: dict[str, date] = {}
+    when: date | None = None
+    for token in out.split(b"\0"):
+        token = token.strip(b"\n")
+        if token.startswith(b"\x01"):
+            stamp, _, rest = token[1:].partition(b"\n")
+            when = datetime.fromtimestamp(int(stamp), tz=timezone.utc).date()
+            token = rest
+        if not token or when is None:
+            continue
+        name = token.decode("utf-8", "replace")
+        if name in wanted and name not in dates:
+            dates[name] = when
+            if len(dates) == len(wanted):
+                break
+    return {p[len(prefix):]: d for p, d in dates.items()}

@@ -1,0 +1,444 @@
+"""History from git: each dimension's status and measured value at every commit that touched the ledger.
+
+The walk follows first-parent commits that change files under the ledger root, oldest first,
+replaying each commit's changes onto a tree of blob ids. Only the dimensions a commit touches
+(their record, or the evidence file their result reads) are recomputed, and every file version
+is parsed once, keyed by its blob id, so hundreds of commits cost little more than the distinct
+file versions they hold. A record that does not validate at some commit keeps its last good state.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field
+from datetime import timezone
+from pathlib import Path
+
+from . import git
+from .evidence import Artifact, PointerError, is_number, parse_artifact, resolve_pointer
+from .git import Commit
+from .model import MEASURED, Dimension
+
+
+# What a dimension's state is read from: its record, and the evidence its result cites (always under evidence/).
+LEDGER_PATHS = ["claims", "evidence"]
+
+
+class HistoryUnavailable(Exception):
+    """No git, not a repository, no commits: a sentence for the user, never a traceback."""
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """What the site shows of a dimension at one commit."""
+
+    category: str
+    status: str
+    value: float | None
+    unit: str | None
+    bar: float | None
+    bar_unit: str | None
+    claim: str
+
+
+@dataclass(slots=True)
+class Event:
+    """What changed in one dimension in one commit, in a reader's words."""
+
+    commit: Commit
+    dim: str  # the id the dimension has now (or had when it was removed)
+    category: str
+    kinds: list[str]  # added, removed, renamed, moved, status, value, bar
+    parts: list[str]
+    target: str = ""  # the id the dimension has at the end of the history (its permalink)
+
+    @property
+    def text(self) -> str:
+        """The change as one sentence."""
+        return "; ".join(self.parts)
+
+    @property
+    def date(self) -> str:
+        """YYYY-MM-DD of the commit (UTC)."""
+        return self.commit.when.date().isoformat()
+
+    @property
+    def when(self) -> str:
+        """RFC 3339 time of the commit (UTC), for <time> and the feed."""
+        return self.commit.when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    @property
+    def short(self) -> str:
+        """The commit's short id."""
+        return self.commit.short
+
+    @property
+    def subject(self) -> str:
+        """The commit's subject line."""
+        return self.commit.subject
+
+    @property
+    def uid(self) -> str:
+        """A stable id for the feed (a name-based UUID of commit and dimension)."""
+        return f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, f'scorecard:{self.commit.sha}:{self.dim}')}"
+
+
+@dataclass(slots=True)
+class DimensionHistory:
+    """One dimension's states over time, oldest first, and the events between them."""
+
+    id: str
+    points: list[tuple[Commit, State]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    renamed_from: list[str] = field(default_factory=list)
+    removed: bool = False
+
+
+@dataclass(slots=True)
+class History:
+    """The ledger's history: commits oldest first, each dimension's history, events newest first."""
+
+    commits: list[Commit]
+    dimensions: dict[str, DimensionHistory]
+    events: list[Event]
+    notes: list[str]
+
+    @property
+    def head(self) -> Commit:
+        """The newest commit walked."""
+        return self.commits[-1]
+
+
+def _dimension_path(path: str) -> tuple[str, str] | None:
+    """(category, id) of a dimension file path, or None for anything else."""
+    parts = path.split("/")
+    if len(parts) == 3 and parts[0] == "claims" and parts[2].endswith(".yaml") and parts[2] != "_category.yaml":
+        return parts[1], parts[2][:-5]
+    return None
+
+
+class _Parsed:
+    """File versions parsed once each, by blob id."""
+
+    def __init__(self, reader: git.BlobReader):
+        self.reader = reader
+        self.models: dict[str, Dimension | None] = {}
+        self.artifacts: dict[str, Artifact] = {}
+        self.missing = 0
+
+    def model(self, blob: str, path: str) -> Dimension | None:
+        if blob not in self.models:
+            from .load import Document, parse_bytes
+
+            raw = self.reader.read(blob)
+            model = None
+            if raw is None:
+                self.missing += 1
+            else:
+                doc = Document(path)
+                parse_bytes(raw, doc, [])
+                try:
+                    model = Dimension.model_validate(doc.data) if isinstance(doc.data, dict) else None
+                except ValueError:
+                    model = None
+            self.models[blob] = model
+        return self.models[blob]
+
+    def artifact(self, blob: str, path: str) -> Artifact:
+        if blob not in self.artifacts:
+            art = Artifact(path)
+            raw = self.reader.read(blob)
+            if raw is None:
+                art.error = "missing"
+            else:
+                art.raw = raw
+                parse_artifact(art)
+                art.raw = b""  # only the data is needed
+            self.artifacts[blob] = art
+        return self.artifacts[blob]
+
+
+def _state(category: str, model: Dimension, tree: dict[str, str], parsed: _Parsed) -> State:
+    value = unit = None
+    if model.status in MEASURED and model.result is not None:
+        unit = model.result.unit
+        blob = tree.get(model.result.evidence)
+        if blob:
+            art = parsed.artifact(blob, model.result.evidence)
+            if not art.error:
+                try:
+                    found = resolve_pointer(art.data, model.result.pointer)
+                    value = float(found) if is_number(found) else None
+                except PointerError:
+                    value = None
+    sota = model.sota
+    return State(category, model.status, value, unit, sota.value, sota.unit, " ".join(model.claim.split()))
+
+
+def walk(root: Path) -> History:
+    """The history of the ledger at root; HistoryUnavailable with the reason when there is none."""
+    try:
+        top, prefix = git.repo_prefix(root)
+        git.run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], top)
+    except git.GitError as exc:
+        text = str(exc)
+        if "not inside a git repository" in text or "not installed" in text:
+            raise HistoryUnavailable(f"{text}, so there is no history to show") from None
+        raise HistoryUnavailable("the repository has no commits yet, so there is no history to show") from None
+    try:
+        commits = git.first_parent_log(top, prefix, LEDGER_PATHS)
+        shallow = git.is_shallow(top)
+    except git.GitError as exc:
+        raise HistoryUnavailable(f"git could not list the history: {exc}") from None
+    if not commits:
+        raise HistoryUnavailable("no commit touches the ledger yet: commit it, then build the history")
+    notes = []
+    if shallow:
+        notes.append(f"This is a shallow clone: the history starts at {commits[0].short} "
+                     f"({commits[0].when.date().isoformat()}); run `git fetch --unshallow` for all of it.")
+    with git.BlobReader(top) as reader:
+        parsed = _Parsed(reader)
+        history = _replay(commits, parsed)
+        if parsed.missing:
+            notes.append(f"{parsed.missing} file versions were not in the repository and were skipped.")
+    history.notes = notes + history.notes
+    return history
+
+
+def _replay(commits: list[Commit], parsed: _Parsed) -> History:
+    tree: dict[str, str] = {}  # ledger path -> blob id
+    users: dict[str, set[str]] = {}  # evidence path -> dimension paths whose result reads it
+    reads: dict[str, str] = {}  # dimension path -> the evidence path its result reads
+    current: dict[str, DimensionHistory] = {}  # id -> the history of the dimension with that id now
+    gone: dict[str, DimensionHistory] = {}  # id -> history of a dimension removed (resumed if it comes back)
+    last: dict[str, State] = {}  # id -> its latest state
+    events: list[Event] = []
+    skipped = 0
+    for commit in commits:
+        touched: set[str] = set()
+        renames: dict[str, str] = {}  # new dimension path -> old one, for renames this commit
+        for ch in commit.changes:
+            if ch.old_path is not None and ch.status == "R":
+                tree.pop(ch.old_path, None)
+                touched.add(ch.old_path)
+                if _dimension_path(ch.old_path) and _dimension_path(ch.path):
+                    renames[ch.path] = ch.old_path
+            if ch.status == "D":
+                tree.pop(ch.path, None)
+            else:
+                tree[ch.path] = ch.blob
+            touched.add(ch.path)
+        affected = {p for p in touched if _dimension_path(p)}
+        for p in touched:
+            affected |= users.get(p, set())
+        per_dim: dict[str, Event] = {}
+
+        def note(dim_id: str, category: str, kind: str, text: str) -> None:
+            ev = per_dim.get(dim_id)
+            if ev is None:
+                ev = per_dim[dim_id] = Event(commit, dim_id, category, [], [])
+            ev.kinds.append(kind)
+            ev.parts.append(text)
+
+        # Renames first, so the state computed below continues the old dimension's history.
+        for new_path, old_path in sorted(renames.items()):
+            (old_cat, old_id), (new_cat, new_id) = _dimension_path(old_path), _dimension_path(new_path)
+            if old_id in current and old_id != new_id and new_id not in current:
+                hist = current.pop(old_id)
+                hist.renamed_from.append(old_id)
+                hist.id = new_id
+                current[new_id] = hist
+                if old_id in last:
+                    last[new_id] = last.pop(old_id)
+                note(new_id, new_cat, "renamed", f"renamed from {old_id} to {new_id}")
+        for path in sorted(affected):
+            where = _dimension_path(path)
+            category, dim_id = where
+            old_read = reads.pop(path, None)
+            if old_read:
+                users.get(old_read, set()).discard(path)
+            if path not in tree:
+                if dim_id in current and not any(_dimension_path(p)[1] == dim_id for p in tree if _dimension_path(p)):
+                    hist = current.pop(dim_id)
+                    hist.removed = True
+                    gone[dim_id] = hist
+                    last.pop(dim_id, None)
+                    note(dim_id, category, "removed", "removed from the ledger")
+                continue
+            model = parsed.model(tree[path], path)
+            if model is None:
+                skipped += 1
+                continue
+            if model.result is not None:
+                reads[path] = model.result.evidence
+                users.setdefault(model.result.evidence, set()).add(path)
+            state = _state(category, model, tree, parsed)
+            before = last.get(dim_id)
+            if state == before:
+                continue
+            hist = current.get(dim_id)
+            if hist is None:
+                hist = gone.pop(dim_id, None) or DimensionHistory(dim_id)
+                hist.removed = False
+                current[dim_id] = hist
+                note(dim_id, category, "added", _added_text(state, again=bool(hist.points)))
+            else:
+                for kind, text in _differences(before, state):
+                    note(dim_id, category, kind, text)
+            hist.points.append((commit, state))
+            last[dim_id] = state
+        for dim_id, ev in sorted(per_dim.items()):
+            hist = current.get(dim_id) or gone.get(dim_id)
+            if hist is not None:
+                hist.events.append(ev)
+            events.append(ev)
+    dimensions = {**gone, **current}
+    for hist in dimensions.values():
+        for ev in hist.events:
+            ev.target = hist.id
+    position = {c.sha: i for i, c in enumerate(commits)}
+    events.sort(key=lambda e: (-e.commit.time, -position[e.commit.sha], e.dim))
+    notes = [f"{skipped} record versions did not validate and were skipped."] if skipped else []
+    return History(commits, dict(sorted(dimensions.items())), events, notes)
+
+
+def _fmt(value: float | None, unit: str | None) -> str:
+    from .render import fmt_value
+
+    return "no number" if value is None else fmt_value(value, unit)
+
+
+def _added_text(state: State, again: bool) -> str:
+    text = ("added again" if again else "added") + f" as {state.status}"
+    if state.value is not None:
+        text += f" at {_fmt(state.value, state.unit)}"
+    return text
+
+
+def _differences(old: State, new: State) -> list[tuple[str, str]]:
+    out = []
+    if old.category != new.category:
+        out.append(("moved", f"moved from category {old.category} to {new.category}"))
+    if old.status != new.status:
+        out.append(("status", f"status {old.status} → {new.status}"))
+    if old.value != new.value or (old.unit != new.unit and new.value is not None):
+        if old.value is not None and new.value is not None:
+            text = f"value {_fmt(old.value, old.unit)} → {_fmt(new.value, new.unit)}"
+            if old.unit == new.unit and old.value:
+                change = (new.value - old.value) / abs(old.value) * 100
+                text += f" ({change:+.1f} %)"
+            out.append(("value", text))
+        elif new.value is not None:
+            out.append(("value", f"measured at {_fmt(new.value, new.unit)}"))
+        else:
+            out.append(("value", f"no longer measured (was {_fmt(old.value, old.unit)})"))
+    if old.bar != new.bar or old.bar_unit != new.bar_unit:
+        out.append(("bar", f"SOTA bar {_fmt(old.bar, old.bar_unit)} → {_fmt(new.bar, new.bar_unit)}"))
+    return out
+
+
+# --- for the site and the CLI ----------------------------------------------------------------------
+
+def chart(h: DimensionHistory, end: Commit) -> dict | None:
+    """Geometry of the value-against-bar-over-time chart, or None when nothing was ever measured."""
+    pts = [(c.time, s) for c, s in h.points]
+    values = [s.value for _, s in pts if s.value is not None]
+    if not values:
+        return None
+    bars = [s.bar for _, s in pts if s.bar is not None and s.bar_unit == s.unit]
+    lo, hi = min(values + bars), max(values + bars)
+    if lo == hi:
+        lo, hi = lo - (abs(lo) or 1) * 0.5, hi + (abs(hi) or 1) * 0.5
+    width, height, left, pad, bottom = 360, 110, 64, 6, 20
+    t0, t1 = pts[0][0], max(end.time, pts[-1][0])
+    span = (t1 - t0) or 1
+
+    def x(t: int) -> float:
+        return round(left + (t - t0) / span * (width - left - pad), 1)
+
+    def y(v: float) -> float:
+        return round(height - bottom - (v - lo) / (hi - lo) * (height - bottom - pad), 1)
+
+    def steps(get) -> str:
+        out: list[str] = []
+        prev = None
+        for t, s in pts:
+            v = get(s)
+            if v is None:
+                prev = None
+                continue
+            if prev is not None:
+                out.append(f"{x(t)},{y(prev)}")
+            out.append(f"{x(t)},{y(v)}")
+            prev = v
+        if prev is not None:
+            out.append(f"{x(t1)},{y(prev)}")
+        return " ".join(out)
+
+    unit = next(s.unit for _, s in pts if s.value is not None)
+    first, latest = values[0], values[-1]
+    label = (f"Measured value over {len(pts)} recorded states from {_day(pts[0][0])} to {_day(t1)}: "
+             f"from {_fmt(first, unit)} to {_fmt(latest, unit)}, lowest {_fmt(min(values), unit)}, "
+             f"highest {_fmt(max(values), unit)}")
+    if bars:
+        label += f"; SOTA bar from {_fmt(bars[0], unit)} to {_fmt(bars[-1], unit)}"
+    dots = [(x(t), y(s.value)) for t, s in pts if s.value is not None]
+    unit_text = unit if unit in ("x", "×", "%") else f" {unit}" if unit else ""
+    ticks = {"top": y(hi), "bottom": y(lo), "hi": _fmt(hi, None) + unit_text, "lo": _fmt(lo, None) + unit_text,
+             "start": _day(t0), "end": _day(t1), "axis_y": height - bottom, "left": left, "date_y": height - 5}
+    return {"width": width, "height": height, "label": label, "ticks": ticks,
+            "value": steps(lambda s: s.value),
+            "bar": steps(lambda s: s.bar if s.bar_unit == s.unit else None) if bars else "",
+            "dots": dots}
+
+
+def _day(t: int) -> str:
+    from datetime import datetime
+
+    return datetime.fromtimestamp(t, tz=timezone.utc).date().isoformat()
+
+
+def as_data(h: History) -> dict:
+    """history.json: commits, and each dimension's states and events (machine-readable)."""
+    return {
+        "schema_version": 1,
+        "head": h.head.sha,
+        "notes": h.notes,
+        "commits": [{"sha": c.sha, "time": c.time, "subject": c.subject} for c in h.commits],
+        "dimensions": {i: {"renamed_from": d.renamed_from, "removed": d.removed,
+                           "states": [{"commit": c.sha, "time": c.time, "status": s.status, "value": s.value,
+                                       "unit": s.unit, "bar": s.bar, "bar_unit": s.bar_unit, "category": s.category}
+                                      for c, s in d.points]}
+                       for i, d in h.dimensions.items()},
+        "events": [event_data(e) for e in h.events],
+    }
+
+
+def event_data(e: Event) -> dict:
+    """One event in the machine-readable forms."""
+    return {"commit": e.commit.sha, "time": e.when, "dimension": e.target or e.dim, "id_then": e.dim,
+            "category": e.category,
+            "kinds": e.kinds, "text": e.text, "subject": e.subject}
+
+
+def as_text(dim_id: str, d: DimensionHistory, notes: list[str]) -> str:
+    """`scorecard history ID` for a terminal: one line per change, oldest first."""
+    n = len(d.events)
+    lines = [f"{dim_id}: {n} change{'s' if n != 1 else ''} over {len(d.points)} recorded "
+             f"state{'s' if len(d.points) != 1 else ''}"
+             + (f" (earlier names: {', '.join(d.renamed_from)})" if d.renamed_from else "")
+             + (" (removed from the ledger)" if d.removed else "")]
+    for e in d.events:
+        lines.append(f"  {e.date}  {e.short}  {e.text}  — {e.subject}")
+    lines += [f"note: {n}" for n in notes]
+    return "\n".join(lines) + "\n"
+
+
+def as_json(dim_id: str, d: DimensionHistory, notes: list[str]) -> str:
+    """`scorecard history ID --format json`."""
+    doc = {"dimension": dim_id, "renamed_from": d.renamed_from, "removed": d.removed, "notes": notes,
+           "states": [{"commit": c.sha, "time": c.time, "status": s.status, "value": s.value, "unit": s.unit,
+                       "bar": s.bar, "category": s.category} for c, s in d.points],
+           "events": [event_data(e) for e in d.events]}
+    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -1,0 +1,264 @@
+"""Reviewed stamps: a fingerprint of what a claim rests on, and the one-line edit that records it.
+
+The fingerprint covers the dimension's status and claim text, the resolved result value and
+its unit, and every value a `file.json#/pointer` trace cites — nothing else of the artifact
+files, so regenerating an artifact with the same cited numbers keeps the review valid.
+When a stamp no longer matches, git is asked for the version of the ledger in which the stamp
+was written, so the finding can name what changed (`evidence/x.json#/p50_ms: 33 → 35.5`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import yaml
+from yaml.cyaml import CParser
+
+from . import git
+from .evidence import Artifact, PointerError, parse_artifact, resolve_pointer
+from .model import MEASURED, Dimension
+from .paths import is_url, normalise
+
+PREFIX = "fp1-"
+FIXED_KEYS = ("status", "claim", "result.unit")
+
+
+def _norm(value: object) -> object:
+    """JSON values with every number as a float, so 33 and 33.0 fingerprint alike."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, list):
+        return [_norm(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _norm(v) for k, v in value.items()}
+    return value
+
+
+def inputs(model: Dimension, get: Callable[[str], Artifact]) -> dict[str, object] | None:
+    """What the fingerprint covers, by label; None when a cited value cannot be read (the rules say why)."""
+    out: dict[str, object] = {"status": model.status, "claim": " ".join(model.claim.split())}
+    cited: list[tuple[str, str]] = []
+    if model.result is not None and model.status in MEASURED:
+        out["result.unit"] = model.result.unit.strip()
+        cited.append((model.result.evidence, model.result.pointer))
+    for entry in model.trace:
+        target = entry if isinstance(entry, str) else entry.target
+        if is_url(target):
+            continue
+        rel, _, fragment = target.partition("#")
+        if fragment.startswith("/") and rel.endswith(".json"):
+            cited.append((normalise(rel), fragment))
+    for rel, pointer in cited:
+        try:
+            art = get(rel)
+            if art.error:
+                return None
+            out[f"{rel}#{pointer}"] = _norm(resolve_pointer(art.data, pointer))
+        except (PointerError, OSError, ValueError):
+            return None
+    return out
+
+
+def fingerprint(covered: dict[str, object]) -> str:
+    """The stamp for covered: fp1- and 16 hex digits of a SHA-256 over canonical JSON."""
+    text = json.dumps(covered, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def show(value: object, limit: int = 60) -> str:
+    """A covered value in a finding: numbers as written (33, 35.5), text quoted, structures as JSON."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        text = str(int(value))
+    elif isinstance(value, float):
+        text = f"{value:.10g}"
+    elif isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+    else:
+        text = json.dumps(_shown(value), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _shown(value: object) -> object:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return int(value)
+    if isinstance(value, list):
+        return [_shown(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _shown(v) for k, v in value.items()}
+    return value
+
+
+def _changed(key: str, old: object, new: object, out: list[str]) -> None:
+    """Changes between two values, down to the leaves where both sides are objects or arrays."""
+    from .evidence import escape_token
+
+    if old == new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for k in sorted(set(old) | set(new)):
+            sub = f"{key}/{escape_token(k)}"
+            if k not in new:
+                out.append(f"{sub}: removed (was {show(old[k])})")
+            elif k not in old:
+                out.append(f"{sub}: added ({show(new[k])})")
+            else:
+                _changed(sub, old[k], new[k], out)
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new)):
+            _changed(f"{key}/{i}", a, b, out)
+    else:
+        out.append(f"{key}: {show(old)} → {show(new)}")
+
+
+def describe(old: dict[str, object], new: dict[str, object]) -> list[str]:
+    """What differs between two covered sets, one plain phrase each, in a stable order."""
+    keys = [k for k in FIXED_KEYS if k in old or k in new]
+    keys += sorted((set(old) | set(new)) - set(FIXED_KEYS))
+    out = []
+    for key in keys:
+        if key in old and key in new:
+            _changed(key, old[key], new[key], out)
+        elif key in new:
+            out.append(f"{key}: newly cited ({show(new[key])})")
+        else:
+            out.append(f"{key}: no longer cited (was {show(old[key])})")
+    return list(dict.fromkeys(out))  # a trace citing an object and the result inside it report one leaf once
+
+
+def summary(covered: dict[str, object]) -> list[str]:
+    """What a stamp covers, one phrase each (printed by `scorecard review`)."""
+    return [f"{key}: {show(covered[key])}" for key in [k for k in FIXED_KEYS if k in covered]
+            + sorted(set(covered) - set(FIXED_KEYS))]
+
+
+# --- what changed since the review, from git -----------------------------------------------------
+
+def reviewed_inputs(root: Path, file: str, stamp: str) -> tuple[str, dict[str, object]] | None:
+    """(commit, covered values) of the committed version in which stamp was written, if git has it.
+
+    The newest commit that added the stamp to file is found with `git log -S`; the record and
+    the artifacts it cites are read as they were in that commit. None when there is no git,
+    no such commit, or that version's fingerprint is not the stamp (it was stamped uncommitted).
+    """
+    from .load import Document, parse_bytes
+
+    try:
+        top, prefix = git.repo_prefix(root)
+        shas = git.run(["log", "--format=%H", "-S", stamp, "--", prefix + file], top).decode().split()
+    except git.GitError:
+        return None
+    for sha in shas:  # newest first; a commit that removed the stamp does not hold it
+        raw = git.show(top, sha, prefix + file)
+        if raw is None or stamp.encode() not in raw:
+            continue
+        doc = Document(file)
+        parse_bytes(raw, doc, [])
+        try:
+            model = Dimension.model_validate(doc.data)
+        except ValueError:
+            return None
+        cache: dict[str, Artifact] = {}
+
+        def get(rel: str) -> Artifact:
+            if rel not in cache:
+                art = Artifact(rel)
+                content = git.show(top, sha, prefix + rel)
+                if content is None:
+                    art.error = "missing"
+                else:
+                    art.raw = content
+                    parse_artifact(art)
+                cache[rel] = art
+            return cache[rel]
+
+        covered = inputs(model, get)
+        if covered is not None and fingerprint(covered) == stamp:
+            return sha, covered
+        return None
+    return None
+
+
+# --- the one-line edit ----------------------------------------------------------------------------
+
+class StampRefused(Exception):
+    """The file's shape does not allow a safe one-line edit."""
+
+
+def set_stamp(text: str, stamp: str) -> str:
+    """text with the top-level `reviewed:` value set to stamp; every other character is kept.
+
+    An existing value is replaced in place (its comment and quoting style around it stay). Without
+    one, a `reviewed:` line is inserted after the claim's line, at the claim key's indentation.
+    """
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    body = text[len(bom):]
+    found = _top_level(body)
+    if "reviewed" in found:
+        start, end = found["reviewed"]
+        if end - start >= 2 and body[start] in "'\"" and body[end - 1] == body[start]:
+            start, end = start + 1, end - 1  # keep the quotes the user wrote
+        return bom + body[:start] + stamp + body[end:]
+    if "claim" not in found:
+        raise StampRefused("the record has no top-level claim: to put the stamp after")
+    newline = "\r\n" if "\r\n" in body else "\n"
+    key_col, value_end = found["@claim-key-col"][0], found["claim"][1]
+    if value_end > 0 and body[value_end - 1] == "\n":  # a block scalar ends at the start of the next line
+        at = value_end
+        head = ""
+    else:
+        eol = body.find("\n", value_end)
+        at = len(body) if eol < 0 else eol + 1
+        head = newline if eol < 0 else ""
+    return bom + body[:at] + head + " " * key_col + f"reviewed: {stamp}" + newline + body[at:]
+
+
+def _top_level(text: str) -> dict[str, tuple[int, int]]:
+    """Character spans of the top-level scalar values of interest, from libyaml's events."""
+    parser = CParser(text)
+    spans: dict[str, tuple[int, int]] = {}
+    try:
+        depth = 0
+        key: str | None = None
+        expect_key = False
+        while True:
+            event = parser.get_event()
+            kind = type(event)
+            if kind is yaml.StreamEndEvent:
+                break
+            if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                if depth == 0:
+                    if kind is not yaml.MappingStartEvent or event.flow_style:
+                        raise StampRefused("the record is not a block mapping of `key: value` lines")
+                    expect_key = True
+                elif depth == 1 and key == "reviewed":
+                    raise StampRefused("reviewed: holds something other than a stamp")
+                depth += 1
+                continue
+            if kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                depth -= 1
+                if depth == 1:
+                    expect_key = True
+                continue
+            if depth != 1:
+                continue
+            if kind is yaml.ScalarEvent and expect_key:
+                key = event.value
+                if key == "claim":
+                    spans["@claim-key-col"] = (event.start_mark.column, 0)
+                expect_key = False
+                continue
+            if kind is yaml.ScalarEvent and key in ("reviewed", "claim"):
+                spans[key] = (event.start_mark.index, event.end_mark.index)
+            elif key == "reviewed":  # an alias
+                raise StampRefused("reviewed: holds something other than a stamp")
+            expect_key = True
+    except yaml.YAMLError as exc:
+        raise StampRefused(f"the file is not valid YAML: {exc}") from None
+    finally:
+        parser.dispose()
+    return spans

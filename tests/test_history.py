@@ -1,0 +1,206 @@
+"""History from git: timelines, renames, removals, merges, the changes page and the Atom feed."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from datetime import datetime
+
+import feedparser
+import pytest
+
+from scorecard import history, pipeline
+
+from conftest import LEDGERS, copy_ledger, run_cli
+from gitrepo import git, scripted_history
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    return scripted_history(tmp_path_factory.mktemp("history") / "ledger")
+
+
+def test_timelines_follow_status_value_renames_and_removals(repo):
+    root, ids = repo
+    walked = history.walk(root)
+    # The docs-only commit is not part of the ledger's history.
+    assert [c.sha for c in walked.commits] == [ids[k] for k in ("c1", "c2", "c3", "c4", "c5", "c6", "c7")]
+    alpha = walked.dimensions["alpha"]
+    assert [(e.short, e.text) for e in alpha.events] == [
+        (ids["c1"][:7], "added as leads at 12 req/s"),
+        (ids["c2"][:7], "value 12 req/s → 13 req/s (+8.3 %)"),
+        (ids["c3"][:7], "status leads → parity; value 13 req/s → 10.2 req/s (-21.5 %)"),
+        (ids["c7"][:7], "SOTA bar 10 req/s → 10.1 req/s"),
+    ]
+    assert [s.value for _, s in alpha.points] == [12, 13, 10.2, 10.2]
+    gamma = walked.dimensions["gamma"]
+    assert gamma.renamed_from == ["beta"] and "beta" not in walked.dimensions
+    assert [e.text for e in gamma.events] == ["added as no-claim", "renamed from beta to gamma"]
+    assert gamma.events[0].dim == "beta" and gamma.events[0].target == "gamma"
+    delta = walked.dimensions["delta"]
+    assert delta.removed and [e.text for e in delta.events] == ["added as no-claim", "removed from the ledger"]
+    assert walked.notes == []
+
+
+def test_events_are_newest_first(repo):
+    root, ids = repo
+    walked = history.walk(root)
+    times = [e.commit.time for e in walked.events]
+    assert times == sorted(times, reverse=True)
+    assert walked.events[0].commit.sha == ids["c7"] and walked.events[-1].commit.sha == ids["c1"]
+
+
+def test_each_file_version_is_parsed_once(repo, monkeypatch):
+    root, _ = repo
+    calls = []
+    real = history._Parsed.model
+
+    def counting(self, blob, path):
+        if blob not in self.models:
+            calls.append(blob)
+        return real(self, blob, path)
+
+    monkeypatch.setattr(history._Parsed, "model", counting)
+    history.walk(root)
+    assert len(calls) == len(set(calls))
+    # alpha: 3 versions (leads, parity, bar 10.1); beta/gamma: 1 (a pure rename keeps the blob); delta: 1
+    assert len(calls) == 5
+
+
+def test_build_with_history_writes_timeline_chart_changes_and_feed(repo, tmp_path):
+    root, ids = repo
+    outcome = pipeline.build(root, tmp_path / "site", history=True)
+    assert not outcome.refused and outcome.notes == []
+    site = tmp_path / "site"
+    page = (site / "core" / "index.html").read_text()
+    assert 'class="chart history-chart"' in page and "<polyline" in page
+    assert "status leads → parity" in page and "Known earlier as <code>beta</code>" in page
+    changes = (site / "changes.html").read_text()
+    first = changes.index("SOTA bar 10 req/s → 10.1 req/s")
+    assert first < changes.index("status leads → parity") < changes.index("added as leads at 12 req/s")
+    assert 'href="core/index.html#gamma"' in changes and "removed from the ledger" in changes
+    data = json.loads((site / "history.json").read_text())
+    assert data["head"] == ids["c7"] and data["dimensions"]["gamma"]["renamed_from"] == ["beta"]
+    index = (site / "index.html").read_text()
+    assert 'type="application/atom+xml" href="feed.xml"' in index and "Latest changes" in index
+
+
+def test_feed_is_atom_1_0(repo, tmp_path):
+    """The RFC 4287 requirements a feed must meet, checked one by one, and a real reader's view."""
+    root, _ = repo
+    (root / "scorecard.yaml").write_text((root / "scorecard.yaml").read_text() + "base_url: https://example.org/sc/\n")
+    try:
+        pipeline.build(root, tmp_path / "site", history=True)
+    finally:
+        git(root, "checkout", "-q", "--", "scorecard.yaml")
+    raw = (tmp_path / "site" / "feed.xml").read_bytes()
+    assert raw.startswith(b'<?xml version="1.0" encoding="utf-8"?>')
+    feed = ET.fromstring(raw)
+    assert feed.tag == f"{ATOM}feed"
+
+    def one(node, name):
+        found = node.findall(f"{ATOM}{name}")
+        assert len(found) == 1, (name, len(found))
+        return found[0]
+
+    rfc3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
+    for name in ("id", "title", "updated"):
+        one(feed, name)
+    assert rfc3339.match(one(feed, "updated").text)
+    assert one(feed, "id").text == "https://example.org/sc/feed.xml"
+    assert feed.findall(f"{ATOM}author"), "a feed without authors needs one in every entry"
+    links = {(link.get("rel"), link.get("type")): link.get("href") for link in feed.findall(f"{ATOM}link")}
+    assert links[("self", "application/atom+xml")] == "https://example.org/sc/feed.xml"
+    entries = feed.findall(f"{ATOM}entry")
+    assert len(entries) == 8
+    ids = [one(e, "id").text for e in entries]
+    assert len(set(ids)) == len(ids) and all(re.match(r"^urn:uuid:[0-9a-f-]{36}$", i) for i in ids)
+    updated = [one(e, "updated").text for e in entries]
+    assert all(rfc3339.match(u) for u in updated)
+    assert updated == sorted(updated, reverse=True), "newest first"
+    assert one(feed, "updated").text == updated[0]
+    for e in entries:
+        one(e, "title")
+        alternate = [link for link in e.findall(f"{ATOM}link") if link.get("rel", "alternate") == "alternate"]
+        assert alternate and alternate[0].get("href").startswith("https://example.org/sc/")
+        assert e.find(f"{ATOM}content") is not None or e.find(f"{ATOM}summary") is not None
+    allowed = {f"{ATOM}{n}" for n in ("author", "category", "contributor", "generator", "icon", "id", "link", "logo",
+                                     "rights", "subtitle", "title", "updated", "entry")}
+    assert {child.tag for child in feed} <= allowed
+    parsed = feedparser.parse(raw)
+    assert not parsed.bozo, parsed.get("bozo_exception")
+    assert parsed.version == "atom10" and len(parsed.entries) == 8
+    assert parsed.entries[0].link == "https://example.org/sc/core/index.html#alpha"
+    assert datetime(*parsed.entries[-1].updated_parsed[:6]).date().isoformat() == "2026-01-10"
+
+
+def test_history_command_text_json_and_renamed(repo):
+    root, ids = repo
+    text = run_cli("history", "alpha", "--root", str(root))
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.splitlines()[0] == "alpha: 4 changes over 4 recorded states"
+    assert f"{ids['c3'][:7]}  status leads → parity" in text.stdout
+    data = json.loads(run_cli("history", "alpha", "--root", str(root), "--format", "json").stdout)
+    assert [s["status"] for s in data["states"]] == ["leads", "leads", "parity", "parity"]
+    renamed = run_cli("history", "beta", "--root", str(root))
+    assert renamed.returncode == 0 and "renamed; it is now 'gamma'" in renamed.stderr
+    assert renamed.stdout.startswith("gamma: 2 changes")
+    missing = run_cli("history", "nope", "--root", str(root))
+    assert missing.returncode == 2 and "no dimension 'nope'" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_shallow_clone_says_where_history_starts(repo, tmp_path):
+    root, ids = repo
+    clone = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "2", f"file://{root}", str(clone)], check=True)
+    walked = history.walk(clone)
+    assert len(walked.commits) == 2
+    assert walked.notes and "shallow clone" in walked.notes[0] and "git fetch --unshallow" in walked.notes[0]
+    # The oldest commit it has lists every file as added: every dimension still has a state.
+    assert set(walked.dimensions) >= {"alpha", "gamma"}
+    outcome = pipeline.build(clone, tmp_path / "site", history=True)
+    assert not outcome.refused and any("shallow clone" in n for n in outcome.notes)
+    assert "shallow clone" in (tmp_path / "site" / "changes.html").read_text()
+
+
+def test_without_git_the_build_says_so_and_history_exits_1(tmp_path):
+    root = copy_ledger(LEDGERS / "base", tmp_path / "plain")
+    built = run_cli("build", "--history", "--root", str(root))
+    assert built.returncode == 0 and "no history:" in built.stderr and "not inside a git repository" in built.stderr
+    assert not (root / "site" / "feed.xml").exists() and (root / "site" / "index.html").exists()
+    shown = run_cli("history", "alpha", "--root", str(root))
+    assert shown.returncode == 1 and "not inside a git repository" in shown.stderr
+    assert "Traceback" not in shown.stderr + built.stderr
+
+
+def test_repository_without_commits(tmp_path):
+    root = copy_ledger(LEDGERS / "base", tmp_path / "fresh")
+    git(root, "init", "-q")
+    with pytest.raises(history.HistoryUnavailable, match="no commits yet"):
+        history.walk(root)
+
+
+def test_ledger_in_a_subfolder_of_the_repository(tmp_path):
+    top = tmp_path / "repo"
+    top.mkdir()
+    git(top, "init", "-q")
+    root = copy_ledger(LEDGERS / "base", top / "scorecard")
+    (top / "README").write_text("code\n")
+    git(top, "add", "-A")
+    git(top, "commit", "-q", "-m", "one", when=1767225600)
+    walked = history.walk(root)
+    assert len(walked.commits) == 1 and set(walked.dimensions) == {"alpha", "beta"}
+
+
+def test_a_record_invalid_at_some_commit_keeps_its_last_state(repo, tmp_path):
+    root = shutil.copytree(repo[0], tmp_path / "copy")
+    (root / "claims/core/alpha.yaml").write_text("title: [broken\n")
+    git(root, "commit", "-qam", "break alpha", when=1767225600 + 200 * 86400)
+    walked = history.walk(root)
+    assert walked.dimensions["alpha"].points[-1][1].status == "parity"
+    assert any("did not validate" in n for n in walked.notes)

@@ -1,0 +1,245 @@
+"""Reviewed stamps: the fingerprint, the one-line edit, suspect findings that name what changed, the site."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from scorecard import pipeline, review
+from scorecard.model import Dimension
+
+from conftest import LEDGERS, copy_ledger, run_cli
+from gitrepo import commit, edit, git, set_rps
+
+STAMP = re.compile(r"^reviewed: (fp1-[0-9a-f]{16})$", re.M)
+
+
+def stamp_of(root, dim="alpha"):
+    m = STAMP.search((root / f"claims/core/{dim}.yaml").read_text())
+    return m and m[1]
+
+
+def codes(root):
+    result, _ = pipeline.validate(root)
+    return [(f.code, f.file, f.line) for f in result.findings], result
+
+
+# --- the fingerprint ---------------------------------------------------------------------------
+
+def test_fingerprint_covers_what_the_claim_rests_on_and_nothing_else(base_ledger):
+    result, store = pipeline.validate(base_ledger)
+    alpha = next(d for d in result.ledger.dimensions() if d.id == "alpha")
+    covered = review.inputs(alpha.model, store.get)
+    assert covered == {"status": "leads", "claim": "12 req/s", "result.unit": "req/s",
+                       "evidence/run.json#/runs/0/rps": 12.0,
+                       "evidence/run.json#/runs/0": {"rps": 12.0, "ok": True, "name": "fast"}}
+    fp = review.fingerprint(covered)
+    assert re.match(r"^fp1-[0-9a-f]{16}$", fp)
+    # Runs of white space inside the claim read as one space.
+    spaced = alpha.model.model_copy(update={"claim": "12   req/s "})
+    assert review.fingerprint(review.inputs(spaced, store.get)) == fp
+    # Any covered value changes the stamp.
+    for key, value in [("status", "parity"), ("claim", "13 req/s"), ("result.unit", "rps"),
+                       ("evidence/run.json#/runs/0/rps", 12.5)]:
+        assert review.fingerprint({**covered, key: value}) != fp, key
+
+
+def test_unrelated_parts_of_the_artifact_do_not_change_the_stamp(base_ledger):
+    assert run_cli("review", "alpha", "--root", str(base_ledger)).returncode == 0
+    path = base_ledger / "evidence/run.json"
+    data = json.loads(path.read_text())
+    data["flags"]["stable"] = False
+    data["meta"]["machine"] = "another box"
+    path.write_text(json.dumps(data, indent=4))
+    assert codes(base_ledger)[0] == []
+
+
+def test_numbers_compare_by_value_not_spelling(base_ledger):
+    assert run_cli("review", "alpha", "--root", str(base_ledger)).returncode == 0
+    path = base_ledger / "evidence/run.json"
+    path.write_text(path.read_text().replace('"rps": 12', '"rps": 12.0'))
+    assert codes(base_ledger)[0] == []
+
+
+# --- the one-line edit ----------------------------------------------------------------------------
+
+AWKWARD = (
+    "# A record with comments, odd quoting and spacing.\r\n"
+    "title: 'Alpha throughput'   # single-quoted\r\n"
+    "why: >-\r\n"
+    "  Because it\r\n"
+    "  matters.\r\n"
+    "sota: {bar: \"The bar is 10 req/s.\", value: 10, unit: req/s, better: higher,\r\n"
+    "       source: 'https://example.org/alpha', date: 2026-01}\r\n"
+    "status:    leads\r\n"
+    "claim: \"12 req/s\"   # keep this comment\r\n"
+    "# a comment between keys\r\n"
+    "result:\r\n"
+    "    evidence: evidence/run.json\r\n"
+    "    pointer: /runs/0/rps\r\n"
+    "    unit: req/s\r\n"
+    "trace: [docs/notes.md]"  # no newline at the end
+)
+
+
+def test_review_inserts_one_line_and_keeps_every_other_byte(base_ledger):
+    path = base_ledger / "claims/core/alpha.yaml"
+    path.write_bytes(AWKWARD.encode())
+    result = run_cli("review", "alpha", "--root", str(base_ledger))
+    assert result.returncode == 0, result.stderr
+    after = path.read_bytes().decode()
+    stamp = re.search(r"reviewed: (fp1-[0-9a-f]{16})", after)[1]
+    line = f"reviewed: {stamp}\r\n"
+    assert after.count(line) == 1
+    assert after.replace(line, "") == AWKWARD  # byte for byte, everything else as it was
+    assert after.index(line) == AWKWARD.index("# a comment between keys")  # right after the claim's line
+    assert codes(base_ledger)[0] == []
+
+
+def test_review_replaces_only_the_stamp_keeping_its_comment_and_quotes(base_ledger):
+    path = base_ledger / "claims/core/alpha.yaml"
+    before = path.read_text().replace("claim: 12 req/s\n", "claim: 12 req/s\nreviewed: \"fp1-0000000000000000\"  # by ana\n")
+    path.write_text(before)
+    assert run_cli("review", "alpha", "--root", str(base_ledger)).returncode == 0
+    after = path.read_text()
+    new = re.search(r'reviewed: "(fp1-[0-9a-f]{16})"  # by ana\n', after)[1]
+    assert new != "fp1-0000000000000000"
+    assert after == before.replace("fp1-0000000000000000", new)
+
+
+def test_set_stamp_after_a_block_scalar_claim_and_with_a_bom():
+    text = "\ufefftitle: x\nclaim: >-\n  one line\n\nnote: n\n"
+    out = review.set_stamp(text, "fp1-0123456789abcdef")
+    # A block scalar ends where the next key starts (its trailing blank lines are part of it).
+    assert out == "\ufefftitle: x\nclaim: >-\n  one line\n\nreviewed: fp1-0123456789abcdef\nnote: n\n"
+    assert out.replace("reviewed: fp1-0123456789abcdef\n", "") == text
+
+
+@pytest.mark.parametrize("text", ["{title: x, claim: y}\n", "title: x\nreviewed: [a]\nclaim: c\n", "title: x\n"])
+def test_set_stamp_refuses_shapes_it_cannot_edit_safely(text):
+    with pytest.raises(review.StampRefused):
+        review.set_stamp(text, "fp1-0123456789abcdef")
+
+
+def test_review_refuses_changing_nothing_when_the_dimension_has_errors(base_ledger):
+    edit(base_ledger, "claims/core/alpha.yaml", "pointer: /runs/0/rps", "pointer: /runs/0/rpz")
+    edit(base_ledger, "claims/core/beta.yaml", "claim: not measured", "claim: not measured\nreviewed: fp1-0000000000000000")
+    before = {p: p.read_bytes() for p in base_ledger.rglob("*.yaml")}
+    for args in (["alpha"], ["alpha", "beta"], ["--all"]):
+        result = run_cli("review", *args, "--root", str(base_ledger))
+        assert result.returncode == 1, args
+        assert "SC307" in result.stderr and "review refused" in result.stderr and "no file was changed" in result.stderr
+        assert {p: p.read_bytes() for p in base_ledger.rglob("*.yaml")} == before
+    # beta alone has no errors: it can be reviewed.
+    assert run_cli("review", "beta", "--root", str(base_ledger)).returncode == 0
+    assert stamp_of(base_ledger, "beta") != "fp1-0000000000000000"
+
+
+def test_review_usage_errors(base_ledger):
+    for args, text in [([], "or pass --all"), (["alpha", "--all"], "not both"), (["nope"], "no dimension named nope")]:
+        result = run_cli("review", *args, "--root", str(base_ledger))
+        assert result.returncode == 2 and text in result.stderr, (args, result.stderr)
+
+
+def test_review_all_then_again_is_already_current_and_dry_run_writes_nothing(base_ledger):
+    before = {p: p.read_bytes() for p in base_ledger.rglob("*.yaml")}
+    dry = run_cli("review", "--all", "--dry-run", "--root", str(base_ledger))
+    assert dry.returncode == 0 and "would stamp 2 dimensions" in dry.stdout
+    assert {p: p.read_bytes() for p in base_ledger.rglob("*.yaml")} == before
+    first = run_cli("review", "--all", "--root", str(base_ledger))
+    assert first.returncode == 0 and "stamped 2 dimensions" in first.stdout
+    assert "evidence/run.json#/runs/0/rps: 12" in first.stdout  # says what the stamp covers
+    again = run_cli("review", "--all", "--root", str(base_ledger))
+    assert again.returncode == 0 and "already current: alpha, beta" in again.stdout and "stamped 0" in again.stdout
+    assert codes(base_ledger)[0] == []
+    # The written stamp is what the model accepts.
+    Dimension.model_validate(__import__("yaml").safe_load((base_ledger / "claims/core/alpha.yaml").read_text()))
+
+
+# --- suspect claims -------------------------------------------------------------------------------
+
+def test_suspect_names_what_changed_from_the_committed_review(tmp_path):
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    git(root, "init", "-q")
+    assert run_cli("review", "--all", "--root", str(root)).returncode == 0
+    commit(root, "reviewed", 1)
+    set_rps(root, 12.9)
+    edit(root, "claims/core/alpha.yaml", "claim: 12 req/s", "claim: 12.9 req/s")
+    found, _ = codes(root)
+    assert found == [("SC801", "claims/core/alpha.yaml", 12)]
+    result = run_cli("validate", "--root", str(root))
+    assert result.returncode == 0  # a warning
+    assert ("suspect: 'alpha' changed since it was reviewed: claim: \"12 req/s\" → \"12.9 req/s\"; "
+            "evidence/run.json#/runs/0/rps: 12 → 12.9") in result.stdout
+    assert run_cli("validate", "--strict", "--root", str(root)).returncode == 1
+    # The review, once done, says what it saw change, and the ledger is clean again.
+    done = run_cli("review", "alpha", "--root", str(root))
+    assert "changed since the last review:" in done.stdout and "evidence/run.json#/runs/0/rps: 12 → 12.9" in done.stdout
+    assert codes(root)[0] == []
+
+
+def test_suspect_without_git_says_what_it_can(base_ledger):
+    assert run_cli("review", "alpha", "--root", str(base_ledger)).returncode == 0
+    edit(base_ledger, "claims/core/alpha.yaml", "status: leads", "status: leads\n")
+    set_rps(base_ledger, 14)
+    found, result = codes(base_ledger)
+    assert [c for c, *_ in found] == ["SC801"]
+    assert "git holds no committed version of the review" in result.findings[0].message
+
+
+def test_require_review_warns_only_for_measured_claims(base_ledger):
+    (base_ledger / "scorecard.yaml").write_text((base_ledger / "scorecard.yaml").read_text() + "require_review: true\n")
+    found, _ = codes(base_ledger)
+    assert found == [("SC802", "claims/core/alpha.yaml", 10)]
+    assert run_cli("review", "alpha", "--root", str(base_ledger)).returncode == 0
+    assert codes(base_ledger)[0] == []
+
+
+# --- staleness ------------------------------------------------------------------------------------
+
+def test_evidence_age_from_git_when_there_is_no_meta_date(tmp_path):
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    path = root / "evidence/run.json"
+    data = json.loads(path.read_text())
+    del data["meta"]["date"]
+    path.write_text(json.dumps(data))
+    (root / "scorecard.yaml").write_text((root / "scorecard.yaml").read_text() + "stale_evidence_after_months: 3\n")
+    assert codes(root)[0] == []  # not in git: no date, so no age and no warning
+    git(root, "init", "-q")
+    commit(root, "old evidence", -400)  # 2024-11-27; today is 2026-06-15
+    found, result = codes(root)
+    assert found == [("SC310", "claims/core/alpha.yaml", 13)]
+    assert "measured 19 months ago (2024-11-27, from the last git commit that changed it)" in result.findings[0].message
+    path.write_text(path.read_text() + "\n")  # uncommitted changes: newer than any commit, so no age
+    assert codes(root)[0] == []
+
+
+# --- the site -------------------------------------------------------------------------------------
+
+def test_site_marks_reviewed_suspect_and_never_reviewed(base_ledger, tmp_path):
+    (base_ledger / "scorecard.yaml").write_text((base_ledger / "scorecard.yaml").read_text()
+                                                + "stale_evidence_after_months: 3\n")
+    out = tmp_path / "site"
+    assert not pipeline.build(base_ledger, out).refused
+    page = (out / "core/index.html").read_text()
+    assert "not reviewed</span> no review of this measured claim has been recorded" in page
+    assert "Measured 4 months ago (2026-02-01, from the artifact's meta.date)" in page
+    assert 'flag flag-stale">stale evidence' in page
+    assert "(source from 2026-01)" in page
+    assert "not reviewed" in (out / "index.html").read_text()
+    assert run_cli("review", "--all", "--root", str(base_ledger)).returncode == 0
+    pipeline.build(base_ledger, out)
+    page = (out / "core/index.html").read_text()
+    assert "✓</span> reviewed</span> what this claim rests on is unchanged" in page
+    set_rps(base_ledger, 12.5)
+    outcome = pipeline.build(base_ledger, out)
+    assert not outcome.refused  # suspect is a warning
+    page = (out / "core/index.html").read_text()
+    assert "⚠</span> suspect</span> what this claim rests on changed" in page
+    index = (out / "index.html").read_text()
+    assert "1 suspect</span> (changed since their review)" in index
+    data = json.loads((out / "data.json").read_text())
+    alpha = data["categories"][0]["dimensions"][0]
+    assert alpha["review"] == "suspect" and alpha["evidence_date"] == "2026-02-01" and alpha["evidence_stale"]
