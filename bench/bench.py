@@ -1,6 +1,6 @@
 """Benchmarks, as ratios against baselines measured in the same run (see bench/README.md).
 
-    bench/run [--sizes 200,2000,20000] [--runs 5] [--peers]
+    bench/run [--sizes 200,2000,20000] [--runs 5] [--peers] [--hook] [--history]
 """
 
 from __future__ import annotations
@@ -13,33 +13,87 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
+import make_history  # noqa: E402
 import make_ledger  # noqa: E402
 
-PY = sys.executable
-SCORECARD = [str(Path(PY).parent / "scorecard")]
+BENCH_VENV = HERE / ".work" / "scorecard"
+PY = str(BENCH_VENV / "bin" / "python")
+SCORECARD = [str(BENCH_VENV / "bin" / "scorecard")]
 GNU_TIME = "/usr/bin/time"
 
 
-def measure(cmd: list[str], runs: int, cwd: Path | None = None, env: dict | None = None) -> tuple[float, float]:
-    """Median wall seconds and peak resident MB of cmd over runs."""
-    walls, peaks = [], []
-    for _ in range(runs):
-        out = tempfile.NamedTemporaryFile(delete=False)
-        out.close()
-        proc = subprocess.run([GNU_TIME, "-f", "%e %M", "-o", out.name, *cmd], cwd=cwd, env={**os.environ, **(env or {})},
+def install_scorecard() -> None:
+    """scorecard from this checkout as a user gets it: a wheel install with compiled bytecode, in its own venv.
+
+    Not the development venv's editable install, whose import hook is consulted on every import
+    (~0.5x the parse floor at 200 dimensions) and which, under PYTHONDONTWRITEBYTECODE, is
+    compiled anew on every run.
+    """
+    if not (BENCH_VENV / "bin" / "python").exists():
+        subprocess.run([sys.executable, "-m", "venv", str(BENCH_VENV)], check=True)
+        subprocess.run([PY, "-m", "pip", "install", "-q", str(REPO)], check=True)
+    subprocess.run([PY, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", str(REPO)], check=True)
+
+
+@dataclass
+class Timing:
+    """One command's wall times (seconds, one per run) and peak resident memory (MB)."""
+
+    walls: list[float] = field(default_factory=list)
+    peak: float = 0.0
+
+    @property
+    def wall(self) -> float:
+        return statistics.median(self.walls)
+
+
+def run_once(cmd: list[str], cwd: Path | None, env: dict | None) -> tuple[float, float]:
+    """Wall seconds and peak resident MB of one run of cmd.
+
+    Peak memory comes from GNU time, a small process: a child forked from this one would be
+    charged this process's own pages until it execs.
+    """
+    with tempfile.NamedTemporaryFile("r") as rss:
+        start = time.perf_counter()
+        proc = subprocess.run([GNU_TIME, "-f", "%M", "-o", rss.name, *cmd], cwd=cwd, env={**os.environ, **(env or {})},
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        wall, peak = Path(out.name).read_text().split()[-2:]
-        os.unlink(out.name)
-        if proc.returncode not in (0, 1):
-            raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
-        walls.append(float(wall))
-        peaks.append(int(peak) / 1024)
-    return statistics.median(walls), max(peaks)
+        wall = time.perf_counter() - start
+        peak = int(rss.read().split()[-1]) / 1024
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    return wall, peak
+
+
+def measure(cmds: dict[str, list[str] | tuple], runs: int) -> dict[str, Timing]:
+    """Time every command runs times, interleaved (a, b, c, a, b, c, ...) so drift hits them alike.
+
+    A command is an argv list, or (argv, cwd, env).
+    """
+    out = {name: Timing() for name in cmds}
+    for _ in range(runs):
+        for name, spec in cmds.items():
+            argv, cwd, env = spec if isinstance(spec, tuple) else (spec, None, None)
+            wall, peak = run_once(argv, cwd, env)
+            out[name].walls.append(wall)
+            out[name].peak = max(out[name].peak, peak)
+    return out
+
+
+def ratio(a: Timing, b: Timing) -> float:
+    """The median over runs of a's time / b's time in the same round: robust to a machine that drifts."""
+    return statistics.median(x / y for x, y in zip(a.walls, b.walls))
+
+
+def row(name: str, t: Timing, base: Timing | None = None, base_name: str = "") -> str:
+    text = f"{ratio(t, base):5.2f}x {base_name}" if base is not None else ""
+    return f"| {name:<38} | {t.wall:8.3f} s | {t.peak:7.1f} MB | {text:<28} |"
 
 
 def mkdocs_project(ledger: Path, dest: Path) -> Path:
@@ -109,9 +163,9 @@ def install_peers() -> Path:
     return venv
 
 
-def hook_benchmark(work: Path, runs: int, click_wall: float) -> None:
+def hook_benchmark(work: Path, runs: int) -> None:
     """The pre-commit hook's path: a 200-dimension ledger repository where one record changed."""
-    pre_commit = Path(PY).parent / "pre-commit"
+    pre_commit = Path(sys.executable).parent / "pre-commit"
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
     repo = work / "hook-repo"
     make_ledger.make(200, repo)
@@ -125,71 +179,97 @@ def hook_benchmark(work: Path, runs: int, click_wall: float) -> None:
     changed = "claims/category-0001/dimension-00021.yaml"
     record = repo / changed
     record.write_text(record.read_text().replace("claim: ", "claim: Edited. ", 1))
-    wall, peak = measure([str(pre_commit), "run", "--files", changed], runs, cwd=repo, env=env)
-    direct, d_peak = measure([*SCORECARD, "validate"], runs, cwd=repo)
+    t = measure({"click": [PY, "-c", "import click"],
+                 "hook": ([str(pre_commit), "run", "--files", changed], repo, env),
+                 "validate": ([*SCORECARD, "validate"], repo, None)}, runs)
     print("| **pre-commit hook, 200 dimensions, one file changed** | | | |")
-    print(row("pre-commit run (scorecard-validate)", wall, peak, click_wall, "import click"))
-    print(row("scorecard validate alone", direct, d_peak, click_wall, "import click"))
+    print(row("python -c 'import click'", t["click"]))
+    print(row("pre-commit run (scorecard-validate)", t["hook"], t["click"], "import click"))
+    print(row("scorecard validate alone", t["validate"], t["click"], "import click"))
 
 
-def row(name: str, wall: float, peak: float, base: float | None, base_name: str) -> str:
-    ratio = f"{wall / base:5.2f}x {base_name}" if base else ""
-    return f"| {name:<34} | {wall:8.3f} s | {peak:7.1f} MB | {ratio:<28} |"
+def history_benchmark(work: Path, runs: int, dims: int = 200, commits: int = 300) -> None:
+    """`build --history` over a synthetic history against a plain build of the same ledger, same run."""
+    repo = work / "history-repo"
+    make_history.make(dims, commits, repo)
+    t = measure({"plain": [*SCORECARD, "build", "--root", str(repo), "--out", str(work / "hist-plain")],
+                 "history": [*SCORECARD, "build", "--history", "--root", str(repo), "--out", str(work / "hist-site")],
+                 "one": [*SCORECARD, "history", "dimension-00001", "--root", str(repo)]}, runs)
+    print(f"| **history: {dims} dimensions, {commits} commits** | | | |")
+    print(row("scorecard build", t["plain"]))
+    print(row("scorecard build --history", t["history"], t["plain"], "plain build"))
+    print(row("scorecard history ID", t["one"], t["plain"], "plain build"))
+
+
+def size_benchmark(work: Path, n: int, runs: int, peers: Path | None) -> dict[str, Timing]:
+    """Everything on a synthetic ledger of n dimensions, interleaved round by round."""
+    ledger = work / f"ledger-{n}"
+    make_ledger.make(n, ledger)
+    cmds: dict[str, list[str] | tuple] = {
+        "floor": [PY, str(HERE / "parse_floor.py"), str(ledger)],
+        "validate": [*SCORECARD, "validate", "--root", str(ledger)],
+        "build": [*SCORECARD, "build", "--root", str(ledger), "--out", str(work / f"site-{n}")],
+    }
+    if peers:
+        project = mkdocs_project(ledger, work / f"mkdocs-{n}")
+        tree = doorstop_tree(ledger, work / f"doorstop-{n}")
+        files = sorted(str(p) for p in ledger.glob("claims/*/dimension-*.yaml"))
+        cmds.update({
+            "mkdocs": ([str(peers / "bin/mkdocs"), "build", "-q", "-d", str(work / f"mk-site-{n}")], project, None),
+            "cj": [str(peers / "bin/check-jsonschema"), "--schemafile", str(REPO / "schema/dimension.schema.json"), *files],
+            "doorstop": ([str(peers / "bin/doorstop")], tree, None),
+            "publish": ([str(peers / "bin/doorstop"), "publish", "all", str(work / f"ds-site-{n}")], tree, None),
+        })
+    t = measure(cmds, runs)
+    print(f"| **{n} dimensions** | | | |")
+    print(row("parse floor (libyaml + json)", t["floor"]))
+    print(row("scorecard validate", t["validate"], t["floor"], "parse floor"))
+    print(row("scorecard build", t["build"], t["floor"], "parse floor"))
+    if peers:
+        print(row("mkdocs build (same content)", t["mkdocs"]))
+        print(row("  scorecard build vs mkdocs", t["build"], t["mkdocs"], "mkdocs build"))
+        print(row("check-jsonschema (schema only)", t["cj"]))
+        print(row("  scorecard validate vs check-jsonschema", t["validate"], t["cj"], "check-jsonschema"))
+        print(row("doorstop (validation)", t["doorstop"]))
+        print(row("  scorecard validate vs doorstop", t["validate"], t["doorstop"], "doorstop"))
+        print(row("doorstop publish all", t["publish"]))
+        print(row("  scorecard build vs doorstop publish", t["build"], t["publish"], "doorstop publish"))
+    shutil.rmtree(ledger, ignore_errors=True)
+    return t
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="200,2000,20000")
-    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--runs", type=int, default=5, help="rounds per size (at most 3 at 20,000 and above)")
     ap.add_argument("--peers", action="store_true",
                     help="also time mkdocs, doorstop, check-jsonschema in bench/.work/peers (installed on first use)")
     ap.add_argument("--hook", action="store_true", help="also time the pre-commit hook on a 200-dimension ledger")
+    ap.add_argument("--history", action="store_true",
+                    help="also time build --history over a 300-commit history of a 200-dimension ledger")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     work = Path(tempfile.mkdtemp(prefix="scorecard-bench-"))
-    venv = install_peers() if args.peers else None
+    install_scorecard()
+    peers = install_peers() if args.peers else None
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
-    print(f"machine: {os.cpu_count()} cores, {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, "
-          f"Python {platform.python_version()}; commit {commit}; median of {args.runs} runs\n")
-    print("| command | wall (median) | peak RSS | ratio (same run) |\n| --- | --- | --- | --- |")
-    click_wall, click_peak = measure([PY, "-c", "import click"], args.runs)
-    help_wall, help_peak = measure([*SCORECARD, "--help"], args.runs)
-    print(row("python -c 'import click'", click_wall, click_peak, None, ""))
-    print(row("scorecard --help", help_wall, help_peak, click_wall, "import click"))
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True,
+                           text=True).stdout.strip()
+    print(f"{time.strftime('%Y-%m-%d')}; machine: {os.cpu_count()} cores, "
+          f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, Python {platform.python_version()}; "
+          f"commit {commit}{' (with uncommitted changes)' if dirty else ''}; median of {args.runs} interleaved rounds\n")
+    print("| command | wall (median) | peak RSS | ratio (median of same-round ratios) |\n| --- | --- | --- | --- |")
+    t = measure({"click": [PY, "-c", "import click"], "help": [*SCORECARD, "--help"]}, max(args.runs, 5))
+    print(row("python -c 'import click'", t["click"]))
+    print(row("scorecard --help", t["help"], t["click"], "import click"))
     per_dim = {}
     for n in sizes:
-        ledger = work / f"ledger-{n}"
-        make_ledger.make(n, ledger)
-        runs = max(3, args.runs if n < 20000 else 3)
-        floor, floor_peak = measure([PY, str(HERE / "parse_floor.py"), str(ledger)], runs)
-        validate, v_peak = measure([*SCORECARD, "validate", "--root", str(ledger)], runs)
-        build, b_peak = measure([*SCORECARD, "build", "--root", str(ledger), "--out", str(work / f"site-{n}")], runs)
-        print(f"| **{n} dimensions** | | | |")
-        print(row("parse floor (libyaml + json)", floor, floor_peak, None, ""))
-        print(row("scorecard validate", validate, v_peak, floor, "parse floor"))
-        print(row("scorecard build", build, b_peak, floor, "parse floor"))
-        if venv:
-            project = mkdocs_project(ledger, work / f"mkdocs-{n}")
-            mk, mk_peak = measure([str(venv / "bin/mkdocs"), "build", "-q", "-d", str(work / f"mk-site-{n}")], runs,
-                                  cwd=project)
-            print(row("mkdocs build (same content)", mk, mk_peak, None, ""))
-            print(row("  scorecard build vs mkdocs", build, b_peak, mk, "mkdocs build"))
-            files = sorted(str(p) for p in ledger.glob("claims/*/dimension-*.yaml"))
-            cj, cj_peak = measure([str(venv / "bin/check-jsonschema"), "--schemafile",
-                                   str(REPO / "schema/dimension.schema.json"), *files], runs)
-            print(row("check-jsonschema (schema only)", cj, cj_peak, None, ""))
-            print(row("  scorecard validate vs check-jsonschema", validate, v_peak, cj, "check-jsonschema"))
-            tree = doorstop_tree(ledger, work / f"doorstop-{n}")
-            ds, ds_peak = measure([str(venv / "bin/doorstop")], runs, cwd=tree)
-            dp, dp_peak = measure([str(venv / "bin/doorstop"), "publish", "all", str(work / f"ds-site-{n}")], runs,
-                                  cwd=tree)
-            print(row("doorstop (validation)", ds, ds_peak, None, ""))
-            print(row("  scorecard validate vs doorstop", validate, v_peak, ds, "doorstop"))
-            print(row("doorstop publish all", dp, dp_peak, None, ""))
-            print(row("  scorecard build vs doorstop publish", build, b_peak, dp, "doorstop publish"))
-        per_dim[n] = (validate / n, build / n)
+        timed = size_benchmark(work, n, args.runs if n < 20000 else min(args.runs, 3), peers)
+        per_dim[n] = (timed["validate"].wall / n, timed["build"].wall / n)
     if args.hook:
-        hook_benchmark(work, args.runs, click_wall)
+        hook_benchmark(work, args.runs)
+    if args.history:
+        history_benchmark(work, args.runs)
     if len(sizes) > 1:
         print()
         for a, b in zip(sizes, sizes[1:]):

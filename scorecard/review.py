@@ -17,7 +17,6 @@ from pathlib import Path
 import yaml
 from yaml.cyaml import CParser
 
-from . import git
 from .evidence import Artifact, PointerError, parse_artifact, resolve_pointer
 from .model import MEASURED, Dimension
 from .paths import is_url, normalise
@@ -145,6 +144,7 @@ def reviewed_inputs(root: Path, file: str, stamp: str) -> tuple[str, dict[str, o
     the artifacts it cites are read as they were in that commit. None when there is no git,
     no such commit, or that version's fingerprint is not the stamp (it was stamped uncommitted).
     """
+    from . import git
     from .load import Document, parse_bytes
 
     try:

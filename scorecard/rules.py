@@ -45,8 +45,6 @@ def check_dimension(rec: "DimensionRecord", settings: Settings, store: ArtifactS
 
 def _check_review(rec: "DimensionRecord", settings: Settings, store: ArtifactStore, findings: list[Finding]) -> None:
     """SC801 when the reviewed: stamp no longer matches what the claim rests on; SC802 when one is required."""
-    from . import review
-
     dim, doc = rec.model, rec.doc
     if dim.reviewed is None:
         if settings.require_review and dim.status in MEASURED:
@@ -54,6 +52,8 @@ def _check_review(rec: "DimensionRecord", settings: Settings, store: ArtifactSto
                                     f"the measured claim '{rec.id}' has never been reviewed",
                                     f"check the claim against its evidence, then run `scorecard review {rec.id}`"))
         return
+    from . import review  # here: a ledger without stamps (and the hook on it) never loads it
+
     covered = review.inputs(dim, store.get)
     if covered is None:
         return
