@@ -201,7 +201,7 @@ def history_benchmark(work: Path, runs: int, dims: int = 200, commits: int = 300
     print(row("scorecard history ID", t["one"], t["plain"], "plain build"))
 
 
-def size_benchmark(work: Path, n: int, runs: int, peers: Path | None) -> dict[str, Timing]:
+def size_benchmark(work: Path, n: int, runs: int, peers: Path | None, skip: set[str]) -> dict[str, Timing]:
     """Everything on a synthetic ledger of n dimensions, interleaved round by round."""
     ledger = work / f"ledger-{n}"
     make_ledger.make(n, ledger)
@@ -210,26 +210,28 @@ def size_benchmark(work: Path, n: int, runs: int, peers: Path | None) -> dict[st
         "validate": [*SCORECARD, "validate", "--root", str(ledger)],
         "build": [*SCORECARD, "build", "--root", str(ledger), "--out", str(work / f"site-{n}")],
     }
-    if peers:
+    if peers and "mkdocs" not in skip:
         project = mkdocs_project(ledger, work / f"mkdocs-{n}")
-        tree = doorstop_tree(ledger, work / f"doorstop-{n}")
+        cmds["mkdocs"] = ([str(peers / "bin/mkdocs"), "build", "-q", "-d", str(work / f"mk-site-{n}")], project, None)
+    if peers and "check-jsonschema" not in skip:
         files = sorted(str(p) for p in ledger.glob("claims/*/dimension-*.yaml"))
-        cmds.update({
-            "mkdocs": ([str(peers / "bin/mkdocs"), "build", "-q", "-d", str(work / f"mk-site-{n}")], project, None),
-            "cj": [str(peers / "bin/check-jsonschema"), "--schemafile", str(REPO / "schema/dimension.schema.json"), *files],
-            "doorstop": ([str(peers / "bin/doorstop")], tree, None),
-            "publish": ([str(peers / "bin/doorstop"), "publish", "all", str(work / f"ds-site-{n}")], tree, None),
-        })
+        cmds["cj"] = [str(peers / "bin/check-jsonschema"), "--schemafile", str(REPO / "schema/dimension.schema.json"), *files]
+    if peers and "doorstop" not in skip:
+        tree = doorstop_tree(ledger, work / f"doorstop-{n}")
+        cmds["doorstop"] = ([str(peers / "bin/doorstop")], tree, None)
+        cmds["publish"] = ([str(peers / "bin/doorstop"), "publish", "all", str(work / f"ds-site-{n}")], tree, None)
     t = measure(cmds, runs)
     print(f"| **{n} dimensions** | | | |")
     print(row("parse floor (libyaml + json)", t["floor"]))
     print(row("scorecard validate", t["validate"], t["floor"], "parse floor"))
     print(row("scorecard build", t["build"], t["floor"], "parse floor"))
-    if peers:
+    if "mkdocs" in t:
         print(row("mkdocs build (same content)", t["mkdocs"]))
         print(row("  scorecard build vs mkdocs", t["build"], t["mkdocs"], "mkdocs build"))
+    if "cj" in t:
         print(row("check-jsonschema (schema only)", t["cj"]))
         print(row("  scorecard validate vs check-jsonschema", t["validate"], t["cj"], "check-jsonschema"))
+    if "doorstop" in t:
         print(row("doorstop (validation)", t["doorstop"]))
         print(row("  scorecard validate vs doorstop", t["validate"], t["doorstop"], "doorstop"))
         print(row("doorstop publish all", t["publish"]))
@@ -244,6 +246,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5, help="rounds per size (at most 3 at 20,000 and above)")
     ap.add_argument("--peers", action="store_true",
                     help="also time mkdocs, doorstop, check-jsonschema in bench/.work/peers (installed on first use)")
+    ap.add_argument("--skip", default="", metavar="PEERS",
+                    help="peers not to time, comma-separated: mkdocs, check-jsonschema, doorstop")
     ap.add_argument("--hook", action="store_true", help="also time the pre-commit hook on a 200-dimension ledger")
     ap.add_argument("--history", action="store_true",
                     help="also time build --history over a 300-commit history of a 200-dimension ledger")
@@ -264,7 +268,8 @@ def main() -> None:
     print(row("scorecard --help", t["help"], t["click"], "import click"))
     per_dim = {}
     for n in sizes:
-        timed = size_benchmark(work, n, args.runs if n < 20000 else min(args.runs, 3), peers)
+        timed = size_benchmark(work, n, args.runs if n < 20000 else min(args.runs, 3), peers,
+                               set(filter(None, args.skip.split(","))))
         per_dim[n] = (timed["validate"].wall / n, timed["build"].wall / n)
     if args.hook:
         hook_benchmark(work, args.runs)

@@ -134,6 +134,7 @@ def compare(old: Side, new: Side) -> list[Change]:
         other = [k for k in ("title", "why", "leaders", "note", "trace", "order") if getattr(ma, k) != getattr(mb, k)]
         if other:
             lines.append("also changed: " + ", ".join(other))
+        lines += _review(a, b)
         lines += _invalid(new, b, a, old)
         if lines:
             changes.append(Change(dim_id, b.file, "changed", lines))
@@ -141,6 +142,20 @@ def compare(old: Side, new: Side) -> list[Change]:
         if file not in old.errors:
             changes.append(Change(Path(file).stem, file, "invalid", [f"now invalid: {e}" for e in new.errors[file]]))
     return changes
+
+
+def _review(a: DimensionRecord, b: DimensionRecord) -> list[str]:
+    """What a reviewer should know of the review stamps: one recorded, dropped, or a claim turned suspect."""
+    if a.model.reviewed != b.model.reviewed:
+        if b.model.reviewed is None:
+            return ["review stamp removed"]
+        if b.review == "current":
+            return ["reviewed: a person checked the claim against what it rests on now"]
+        return ["review stamp changed, but it does not match what the claim rests on (suspect)"]
+    if a.review == "current" and b.review == "suspect":
+        what = f": {'; '.join(b.changes)}" if b.changes else ""
+        return [f"now suspect: what it rests on changed since its review{what}"]
+    return []
 
 
 def _opt(value, unit) -> str:

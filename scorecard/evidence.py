@@ -107,7 +107,7 @@ class ArtifactStore:
         self._cache: dict[str, Artifact] = {}
         self._located: dict[str, tuple[Path | None, str | PathProblem]] = {}
         self._real_root = root.resolve()
-        self._git_dates: dict[str, object] = {}
+        self._git_dates: dict[str, object] | None = None  # evidence/ file -> last commit date
 
     def locate(self, rel: str) -> tuple[Path, str]:
         """(path, kind) of a ledger file, kind 'file', 'dir' or 'missing'; PathProblem if unsafe. Cached."""
@@ -133,15 +133,15 @@ class ArtifactStore:
         return cached
 
     def git_dates(self, rels: list[str]) -> dict[str, "date"]:
-        """The last commit date of each of rels that is committed unchanged (one git call per new batch)."""
-        missing = [r for r in rels if r not in self._git_dates]
-        if missing:
+        """The last commit date of each of rels that is committed unchanged.
+
+        The first call asks git once for every file under evidence/; later calls are lookups.
+        """
+        if self._git_dates is None:
             from .git import last_change_dates
 
-            found = last_change_dates(self.root, missing)
-            for r in missing:
-                self._git_dates[r] = found.get(r)
-        return {r: self._git_dates[r] for r in rels if self._git_dates[r] is not None}
+            self._git_dates = last_change_dates(self.root, "evidence")
+        return {r: self._git_dates[r] for r in rels if r in self._git_dates}
 
     def loaded(self) -> dict[str, Artifact]:
         """Every artifact read so far, by path."""

@@ -175,23 +175,21 @@ def last_commit_date(root: Path, paths: list[str]) -> date | None:
     return datetime.fromtimestamp(int(out), tz=timezone.utc).date() if out.isdigit() else None
 
 
-def last_change_dates(root: Path, paths: list[str]) -> dict[str, date]:
-    """For each ledger path, the date of the newest commit that changed it, when it is committed unchanged.
+def last_change_dates(root: Path, folder: str) -> dict[str, date]:
+    """For each file under the ledger folder, the date of the newest commit that changed it.
 
-    One `git log` walk for all paths. A path that has uncommitted changes, is not tracked, or
-    is not in a repository at all gets no date. Never raises: no git means no dates.
+    One `git status` and one `git log` for the whole folder, however many files it holds. A file
+    with uncommitted changes, or untracked, gets no date; outside a repository nothing does.
+    Never raises: no git means no dates.
     """
-    if not paths:
-        return {}
     try:
         top, prefix = repo_prefix(root)
-        full = [prefix + p for p in paths]
-        dirty = run(["status", "--porcelain", "-z", "--untracked-files=all", "--", *full], top)
-        out = run(["log", "--format=%x01%ct", "--name-only", "-z", "--", *full], top)
+        spec = prefix + folder
+        dirty = run(["status", "--porcelain", "-z", "--untracked-files=all", "--", spec], top)
+        out = run(["log", "--format=%x01%ct", "--name-only", "-z", "--", spec], top)
     except GitError:
         return {}
     modified = {entry[3:].decode("utf-8", "replace") for entry in dirty.split(b"\0") if len(entry) > 3}
-    wanted = set(full) - modified
     dates: dict[str, date] = {}
     when: date | None = None
     for token in out.split(b"\0"):
@@ -203,8 +201,6 @@ def last_change_dates(root: Path, paths: list[str]) -> dict[str, date]:
         if not token or when is None:
             continue
         name = token.decode("utf-8", "replace")
-        if name in wanted and name not in dates:
-            dates[name] = when
-            if len(dates) == len(wanted):
-                break
-    return {p[len(prefix):]: d for p, d in dates.items()}
+        if name not in dates and name not in modified:
+            dates[name] = when  # the log is newest first: the first date seen is the last change
+    return {p[len(prefix):]: d for p, d in dates.items() if p.startswith(prefix)}

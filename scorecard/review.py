@@ -25,17 +25,26 @@ PREFIX = "fp1-"
 FIXED_KEYS = ("status", "claim", "result.unit")
 
 
-def _norm(value: object) -> object:
-    """JSON values with every number as a float, so 33 and 33.0 fingerprint alike."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
+def _numbers(value: object, convert: Callable[[float], object]) -> object:
+    """A JSON value with convert applied to every number in it (booleans are not numbers)."""
+    if isinstance(value, bool):
         return value
     if isinstance(value, (int, float)):
-        return float(value)
+        return convert(value)
     if isinstance(value, list):
-        return [_norm(v) for v in value]
+        return [_numbers(v, convert) for v in value]
     if isinstance(value, dict):
-        return {k: _norm(v) for k, v in value.items()}
+        return {k: _numbers(v, convert) for k, v in value.items()}
     return value
+
+
+def _norm(value: object) -> object:
+    """JSON values with every number as a float, so 33 and 33.0 fingerprint alike."""
+    return _numbers(value, float)
+
+
+def _as_written(number: float) -> object:
+    return int(number) if isinstance(number, float) and number.is_integer() and abs(number) < 1e15 else number
 
 
 def inputs(model: Dimension, get: Callable[[str], Artifact]) -> dict[str, object] | None:
@@ -78,18 +87,8 @@ def show(value: object, limit: int = 60) -> str:
     elif isinstance(value, str):
         text = json.dumps(value, ensure_ascii=False)
     else:
-        text = json.dumps(_shown(value), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(_numbers(value, _as_written), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _shown(value: object) -> object:
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return int(value)
-    if isinstance(value, list):
-        return [_shown(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _shown(v) for k, v in value.items()}
-    return value
 
 
 def _changed(key: str, old: object, new: object, out: list[str]) -> None:

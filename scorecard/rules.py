@@ -87,7 +87,9 @@ def evidence_date(art, git_dates: dict[str, date]) -> tuple[date | None, str]:
 def _check_evidence_age(rec: "DimensionRecord", settings: Settings, store: ArtifactStore, today: date,
                         findings: list[Finding]) -> None:
     art = store.get(rec.model.result.evidence)
-    measured, how = evidence_date(art, store.git_dates([art.rel]) if not art.meta.get("date") else {})
+    measured, how = evidence_date(art, {})
+    if measured is None:  # no usable meta.date: git is asked (once per run, for all of evidence/)
+        measured, how = evidence_date(art, store.git_dates([art.rel]))
     if measured is None:
         return
     age = months_between((measured.year, measured.month), today)

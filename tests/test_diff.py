@@ -121,3 +121,24 @@ def test_errors_are_usage_errors(history, tmp_path):
     outside = shutil.copytree(LEDGERS / "base", tmp_path / "plain")
     proc = run_cli("diff", "HEAD", cwd=outside)
     assert proc.returncode == 2 and "not inside a git repository" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_reviews_recorded_and_claims_turned_suspect(tmp_path):
+    root = shutil.copytree(LEDGERS / "base", tmp_path / "ledger")
+    git(root, "init", "-q")
+    commit(root, "start")
+    assert run_cli("review", "alpha", cwd=root).returncode == 0
+    commit(root, "reviewed")
+    edit(root / "evidence/run.json", '"rps": 12', '"rps": 11.5')
+    commit(root, "rerun")
+    assert diff(root, "start", "reviewed")["alpha"]["lines"] == [
+        "reviewed: a person checked the claim against what it rests on now"]
+    assert diff(root, "reviewed", "rerun")["alpha"]["lines"] == [
+        "measured value 12 req/s → 11.5 req/s, -4.2 % (from the evidence file only)",
+        "now suspect: what it rests on changed since its review"]
+    # In the working tree git knows the reviewed version, so the line names what changed.
+    git(root, "reset", "-q", "--soft", "reviewed")
+    assert diff(root, "reviewed")["alpha"]["lines"][-1] == (
+        "now suspect: what it rests on changed since its review: evidence/run.json#/runs/0/rps: 12 → 11.5")
+    edit(root / "claims/core/alpha.yaml", "reviewed: ", "# reviewed: ")
+    assert diff(root, "reviewed")["alpha"]["lines"][-1] == "review stamp removed"

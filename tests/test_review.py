@@ -216,6 +216,27 @@ def test_evidence_age_from_git_when_there_is_no_meta_date(tmp_path):
     assert codes(root)[0] == []
 
 
+
+def test_evidence_dates_cost_the_same_few_git_calls_however_many_artifacts(tmp_path, monkeypatch):
+    from scorecard import git as git_module
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    (root / "scorecard.yaml").write_text((root / "scorecard.yaml").read_text() + "stale_evidence_after_months: 3\n")
+    alpha = (root / "claims/core/alpha.yaml").read_text()
+    for i in range(12):  # twelve dimensions, each reading its own artifact without meta.date
+        (root / f"evidence/run-{i}.json").write_text(json.dumps({"runs": [{"rps": 12}]}))
+        (root / f"claims/core/alpha-{i}.yaml").write_text(alpha.replace("evidence/run.json", f"evidence/run-{i}.json"))
+    git(root, "init", "-q")
+    commit(root, "old evidence", -400)
+    calls = []
+    real = git_module.run
+    monkeypatch.setattr(git_module, "run", lambda args, *a, **k: (calls.append(args[0]), real(args, *a, **k))[1])
+    found, _ = codes(root)
+    stale = sorted(f[1] for f in found if f[0] == "SC310")  # alpha's own artifact is stale by its meta.date
+    assert stale == sorted([f"claims/core/alpha-{i}.yaml" for i in range(12)] + ["claims/core/alpha.yaml"])
+    assert calls == ["rev-parse", "status", "log"]  # one batch for all of evidence/, not one per artifact
+
+
 # --- the site -------------------------------------------------------------------------------------
 
 def test_site_marks_reviewed_suspect_and_never_reviewed(base_ledger, tmp_path):
