@@ -87,9 +87,7 @@ def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: b
     findings = list(loaded.findings)
     settings = _validate(loaded.settings, Settings, findings) if loaded.settings else None
     if settings is None:
-        settings = Settings.model_construct(title="(invalid scorecard.yaml)", subject="subject", description=None,
-                                            stale_after_months=None, parity_tolerance=0.05, base_url=None,
-                                            stale_evidence_after_months=None, require_review=False)
+        settings = Settings.model_construct(title="(invalid scorecard.yaml)", subject="subject")  # defaults for the rest
     categories: list[CategoryRecord] = []
     seen_ids: dict[str, str] = {}
     count = 0

@@ -251,7 +251,7 @@ def review(root: Path, ids: list[str], every: bool, dry_run: bool = False) -> Re
     edits: dict[Path, bytes] = {}
     for dim_id in wanted:
         rec = records[dim_id]
-        covered = inputs(rec.model, store.get)
+        covered = rec.inputs if rec.inputs is not None else inputs(rec.model, store.get)  # the rule's, if stamped
         if covered is None:  # cannot happen without an error finding; refuse rather than stamp a guess
             outcome.refusal = f"{rec.file}: a value the claim cites cannot be read"
             return outcome

@@ -139,7 +139,7 @@ def resolve_ledger(ledger: Ledger, store: ArtifactStore, today: date | None = No
     """Resolve every dimension of a checked, error-free ledger."""
     as_of = today or _latest_date(ledger, store)
     undated = sorted({d.model.result.evidence for d in ledger.dimensions() if d.model.result is not None
-                      and d.model.status in MEASURED and not _meta_date(store.get(d.model.result.evidence))})
+                      and d.model.status in MEASURED and evidence_date(store.get(d.model.result.evidence), {})[0] is None})
     git_dates = store.git_dates(undated) if undated else {}
     citations: dict[str, dict[str, list[str]]] = {}
     files: dict[str, bytes] = {}
@@ -157,11 +157,6 @@ def _cite(citations: dict, rel: str, pointer: str, dim_id: str) -> None:
     ids = citations.setdefault(rel, {}).setdefault(pointer, [])
     if dim_id not in ids:
         ids.append(dim_id)
-
-
-def _meta_date(art) -> bool:
-    text = art.meta.get("date") if isinstance(art.meta, dict) else None
-    return isinstance(text, str) and len(text) == 10 and parse_date(text) is not None
 
 
 def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore, as_of: date,
