@@ -129,7 +129,8 @@ def _shown(path: Path) -> str:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="Port (default 8000, or a free one if 8000 is taken; 0 picks a free one).")
-def serve(root: str | None, out: str | None, host: str, port: int | None) -> None:
+@click.option("--history", is_flag=True, help="Build with the git history, as build --history; a commit rebuilds too.")
+def serve(root: str | None, out: str | None, host: str, port: int | None, history: bool) -> None:
     """Build and serve the site, rebuilding when the ledger changes."""
     from .serve import serve as run
     from .write import OutputRefused
@@ -137,7 +138,7 @@ def serve(root: str | None, out: str | None, host: str, port: int | None) -> Non
     ledger_root = _root(root)
     out_dir = Path(out).resolve() if out else ledger_root / "site"
     try:
-        run(ledger_root, out_dir, host, port, echo=lambda text: click.echo(text, err=False))
+        run(ledger_root, out_dir, host, port, echo=lambda text: click.echo(text, err=False), history=history)
     except OutputRefused as exc:
         raise click.UsageError(str(exc)) from None
     except OSError as exc:

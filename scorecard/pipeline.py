@@ -109,7 +109,9 @@ def refresh_dimensions(state: BuildState, docs: list) -> tuple[list, dict[str, b
         findings += yaml_findings + more
         if record is None or any(f.severity == "error" for f in yaml_findings + more):
             return None
-        cat.dimensions[di] = resolve_dimension(record, ledger, store, resolved.as_of, {}, {})
+        fresh = resolve_dimension(record, ledger, store, resolved.as_of, {}, {})
+        fresh.history = cat.dimensions[di].history  # git's history does not change with an unsaved edit
+        cat.dimensions[di] = fresh
         cat.record.dimensions[di] = record
         touched.add(ci)
     if state.site is None:

@@ -29,8 +29,11 @@ RELOAD_SCRIPT = b"""<script>(function(){var g=null;setInterval(function(){fetch(
 class Rebuilder:
     """Keeps the site current: snapshots the inputs, rebuilds on change, remembers the findings."""
 
-    def __init__(self, root: Path, out: Path, echo: Callable[[str], None] = print):
+    def __init__(self, root: Path, out: Path, echo: Callable[[str], None] = print, history: bool = False):
         self.root, self.out, self.echo = root, out, echo
+        self.history = history
+        self.git_markers: list[str] | None = None  # with history: files a commit or checkout rewrites
+        self.noted: set[str] = set()
         self.cache: dict = {}
         self.generation = 0
         self.broken_text: str | None = None
@@ -44,7 +47,8 @@ class Rebuilder:
     def inputs(self) -> dict[str, tuple[int, int]]:
         """(mtime, size) of every file a build reads."""
         found: dict[str, tuple[int, int]] = {}
-        for path in [str(self.root / name) for name in WATCHED] + [str(self.root / rel) for rel in self.cited]:
+        for path in ([str(self.root / name) for name in WATCHED] + [str(self.root / rel) for rel in self.cited]
+                     + self._git_markers()):
             try:
                 st = os.stat(path)
             except OSError:
@@ -54,6 +58,20 @@ class Rebuilder:
             else:
                 found[path] = (st.st_mtime_ns, st.st_size)
         return found
+
+    def _git_markers(self) -> list[str]:
+        """With history, git's HEAD and its reflog: a commit changes the history without touching the ledger."""
+        if not self.history:
+            return []
+        if self.git_markers is None:
+            from .git import GitError, run
+
+            try:
+                git_dir = Path(run(["rev-parse", "--absolute-git-dir"], self.root).decode().strip())
+                self.git_markers = [str(git_dir / "HEAD"), str(git_dir / "logs" / "HEAD")]
+            except GitError:
+                self.git_markers = []
+        return self.git_markers
 
     def _walk(self, folder: str, found: dict) -> None:
         try:
@@ -83,11 +101,15 @@ class Rebuilder:
         self.snapshot = self.inputs()
         self.building = True
         try:
-            outcome = pipeline.build(self.root, self.out, cache=self.cache)
+            outcome = pipeline.build(self.root, self.out, cache=self.cache, history=self.history)
         finally:
             self.building = False
         took = time.perf_counter() - start
         checked = outcome.checked
+        for note in outcome.notes:
+            if note not in self.noted:  # once, not on every rebuild
+                self.noted.add(note)
+                self.echo(f"scorecard: {note}")
         with self.lock:
             if outcome.refused:
                 self.state = None
@@ -208,9 +230,10 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
 
 
-def serve(root: Path, out: Path, host: str, port: int | None, echo: Callable[[str], None] = print) -> None:
+def serve(root: Path, out: Path, host: str, port: int | None, echo: Callable[[str], None] = print,
+          history: bool = False) -> None:
     """Build, then serve until interrupted. port None: 8000, or a free one if 8000 is taken."""
-    rebuilder = Rebuilder(root, out, echo)
+    rebuilder = Rebuilder(root, out, echo, history)
     rebuilder.rebuild()
     if not out.is_dir():
         out.mkdir(parents=True)

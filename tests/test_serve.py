@@ -103,3 +103,31 @@ def test_fast_path_declines_what_it_cannot_do(base_ledger):
     assert rebuilder.refresh(changed, current) is False  # evidence changed: only a full build is right
     changed = {str(base_ledger / "claims/core/beta.yaml")}
     assert rebuilder.refresh(changed, current) is False  # a YAML error: the full build reports it
+
+
+def test_serve_with_history_keeps_timelines_in_the_fast_path_and_rebuilds_on_a_commit(tmp_path):
+    from scorecard.serve import Rebuilder
+
+    from gitrepo import commit, edit, scripted_history, set_rps
+
+    root, _ = scripted_history(tmp_path / "ledger")
+    site = tmp_path / "site"
+    rebuilder = Rebuilder(root, site, echo=lambda _: None, history=True)
+    rebuilder.rebuild()
+    assert "status leads → parity" in (site / "core/index.html").read_text()
+    # The fast path re-renders an edited dimension with its timeline, exactly as the full build does.
+    edit(root, "claims/core/alpha.yaml", "title: Alpha throughput", "title: Alpha throughput, fast")
+    current = rebuilder.inputs()
+    changed = {p for p in current if current[p] != rebuilder.snapshot.get(p)}
+    assert rebuilder.refresh(changed, current) is True
+    fast = rebuilder.memory["core/index.html"]
+    assert b"Alpha throughput, fast" in fast and "status leads → parity".encode() in fast
+    rebuilder.rebuild()
+    assert (site / "core/index.html").read_bytes() == fast
+    # A commit changes no ledger file, but it changes the history: serve rebuilds.
+    set_rps(root, 9.9)
+    assert rebuilder.poll_once() is True
+    assert rebuilder.poll_once() is False
+    commit(root, "rerun: 9.9 req/s", 230)
+    assert rebuilder.poll_once() is True
+    assert "rerun: 9.9 req/s" in (site / "changes.html").read_text()
