@@ -222,13 +222,14 @@ def diff(root: str | None, rev: str, rev2: str | None, fmt: str) -> None:
 
 @main.command()
 @root_option
-@click.argument("ids", nargs=-1, metavar="[ID]...")
+@click.argument("ids", nargs=-1, metavar="[ID|FILE]...")
 @click.option("--all", "every", is_flag=True, help="Review every dimension of the ledger.")
 @click.option("--dry-run", is_flag=True, help="Say what would be stamped; write nothing.")
 def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -> None:
     """Record that a human checked the claims ID... (or --all): write their reviewed: stamps.
 
-    Only the `reviewed:` line of each file changes. Nothing is written if any of them has errors.
+    A dimension is named by its id or by its file (claims/<category>/<id>.yaml). Only the
+    `reviewed:` line of each file changes. Nothing is written if any of them has errors.
     """
     from . import pipeline, report
 
@@ -236,7 +237,7 @@ def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -
         raise click.UsageError("name the dimensions to review (scorecard review ID...), or pass --all, not both")
     ledger_root = _root(root)
     try:
-        outcome = pipeline.review(ledger_root, list(ids), every, dry_run)
+        outcome = pipeline.review(ledger_root, [_dimension_id(ledger_root, i) for i in ids], every, dry_run)
     except pipeline.UnknownDimension as exc:
         raise click.UsageError(f"no dimension named {exc} (ids are the file names in claims/<category>/)") from None
     if outcome.blocking:
@@ -261,12 +262,29 @@ def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -
                f"{', ' + str(len(outcome.current)) + ' already current' if outcome.current else ''}")
 
 
+def _dimension_id(root: Path, given: str) -> str:
+    """An id as given, or the id of a dimension file named by its path (from here)."""
+    if not given.endswith(".yaml"):
+        return given
+    path = Path(given).resolve()
+    try:
+        category, name = path.relative_to(root / "claims").parts
+    except ValueError:
+        raise click.UsageError(f"{given} is not a dimension file of this ledger (claims/<category>/<id>.yaml)") from None
+    return Path(name).stem
+
+
 @main.command()
 @root_option
-@click.argument("dim_id", metavar="ID")
+@click.argument("dim_id", metavar="[ID]", required=False)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def history(root: str | None, dim_id: str, fmt: str) -> None:
-    """Show how dimension ID's status and value changed over the ledger's git history."""
+@click.option("--limit", type=click.IntRange(min=0), default=20, show_default=True,
+              help="Without ID: how many of the newest changes to show (0: all).")
+def history(root: str | None, dim_id: str | None, fmt: str, limit: int) -> None:
+    """Show how dimension ID's status and value changed over the ledger's git history.
+
+    Without ID, the latest changes to the whole ledger, newest first (as changes.html lists them).
+    """
     from . import history as h
 
     ledger_root = _root(root)
@@ -275,6 +293,9 @@ def history(root: str | None, dim_id: str, fmt: str) -> None:
     except h.HistoryUnavailable as exc:
         click.echo(f"scorecard: {exc}", err=True)
         sys.exit(EXIT_FINDINGS)
+    if dim_id is None:
+        click.echo((h.ledger_json if fmt == "json" else h.ledger_text)(walked, limit), nl=False)
+        return
     found = walked.dimensions.get(dim_id)
     if found is None:
         earlier = [d.id for d in walked.dimensions.values() if dim_id in d.renamed_from]

@@ -431,8 +431,28 @@ def as_text(dim_id: str, d: DimensionHistory, notes: list[str]) -> str:
              + (" (removed from the ledger)" if d.removed else "")]
     for e in d.events:
         lines.append(f"  {e.date}  {e.short}  {e.text}  — {e.subject}")
-    lines += [f"note: {n}" for n in notes]
+    lines += [f"note: {note}" for note in notes]
     return "\n".join(lines) + "\n"
+
+
+def ledger_text(h: History, limit: int) -> str:
+    """`scorecard history` without an ID: the ledger's changes, newest first (limit 0: all of them)."""
+    n = len(h.events)
+    shown = h.events if limit <= 0 else h.events[:limit]
+    lines = [f"{n} change{'s' if n != 1 else ''} in {len(h.commits)} commit{'s' if len(h.commits) != 1 else ''} "
+             f"that touched the ledger, up to {h.head.short} ({h.head.when.date().isoformat()}); newest first:"]
+    lines += [f"  {e.date}  {e.short}  {e.target or e.dim}: {e.text}  — {e.subject}" for e in shown]
+    if len(shown) < n:
+        lines.append(f"  … and {n - len(shown)} earlier (--limit 0 shows all)")
+    lines += [f"note: {note}" for note in h.notes]
+    return "\n".join(lines) + "\n"
+
+
+def ledger_json(h: History, limit: int) -> str:
+    """`scorecard history --format json` without an ID."""
+    shown = h.events if limit <= 0 else h.events[:limit]
+    doc = {"head": h.head.sha, "notes": h.notes, "total": len(h.events), "events": [event_data(e) for e in shown]}
+    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def as_json(dim_id: str, d: DimensionHistory, notes: list[str]) -> str:

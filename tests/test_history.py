@@ -204,3 +204,16 @@ def test_a_record_invalid_at_some_commit_keeps_its_last_state(repo, tmp_path):
     walked = history.walk(root)
     assert walked.dimensions["alpha"].points[-1][1].status == "parity"
     assert any("did not validate" in n for n in walked.notes)
+
+
+def test_history_without_an_id_lists_the_ledgers_changes_newest_first(repo):
+    root, ids = repo
+    text = run_cli("history", "--root", str(root), "--limit", "3")
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith("8 changes in 7 commits that touched the ledger, up to " + ids["c7"][:7])
+    assert lines[1] == f"  2026-07-10  {ids['c7'][:7]}  alpha: SOTA bar 10 req/s → 10.1 req/s  — merge the new bar"
+    assert len(lines) == 5 and lines[4] == "  … and 5 earlier (--limit 0 shows all)"
+    everything = json.loads(run_cli("history", "--root", str(root), "--format", "json", "--limit", "0").stdout)
+    assert everything["total"] == len(everything["events"]) == 8
+    assert everything["events"][-1]["text"] in ("added as leads at 12 req/s", "added as no-claim")

@@ -264,3 +264,11 @@ def test_site_marks_reviewed_suspect_and_never_reviewed(base_ledger, tmp_path):
     data = json.loads((out / "data.json").read_text())
     alpha = data["categories"][0]["dimensions"][0]
     assert alpha["review"] == "suspect" and alpha["evidence_date"] == "2026-02-01" and alpha["evidence_stale"]
+
+
+def test_review_takes_dimension_files_as_well_as_ids(base_ledger):
+    result = run_cli("review", "alpha.yaml", "../../claims/core/beta.yaml", cwd=base_ledger / "claims/core")
+    assert result.returncode == 0, result.stderr
+    assert stamp_of(base_ledger, "alpha") and stamp_of(base_ledger, "beta")
+    outside = run_cli("review", "scorecard.yaml", cwd=base_ledger)
+    assert outside.returncode == 2 and "is not a dimension file of this ledger" in outside.stderr
