@@ -7,6 +7,7 @@ sentence a user can act on, never a traceback.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
@@ -79,6 +80,13 @@ class Commit:
 
 
 _NULL_BLOB = "0" * 40
+# C0 and C1 control characters: illegal in XML 1.0 (the feed) and escape sequences in a terminal.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean_subject(raw: bytes) -> str:
+    """A commit subject as text safe to show anywhere: control characters become U+FFFD."""
+    return _CONTROL.sub("\ufffd", raw.decode("utf-8", "replace"))
 
 
 def first_parent_log(top: Path, prefix: str, paths: list[str], rev: str = "HEAD") -> list[Commit]:
@@ -96,7 +104,7 @@ def first_parent_log(top: Path, prefix: str, paths: list[str], rev: str = "HEAD"
     while i < n:
         token = tokens[i].lstrip(b"\n")
         if token.startswith(b"\x01"):
-            commits.append(Commit(token[1:].decode(), int(tokens[i + 1]), tokens[i + 2].decode("utf-8", "replace")))
+            commits.append(Commit(token[1:].decode(), int(tokens[i + 1]), clean_subject(tokens[i + 2])))
             i += 3
             continue
         if token.startswith(b":"):

@@ -18,6 +18,7 @@ from pathlib import Path
 from . import git
 from .evidence import Artifact, PointerError, is_number, parse_artifact, resolve_pointer
 from .git import Commit
+from .load import SLUG_RE
 from .model import MEASURED, Dimension
 
 
@@ -111,9 +112,14 @@ class History:
 
 
 def _dimension_path(path: str) -> tuple[str, str] | None:
-    """(category, id) of a dimension file path, or None for anything else."""
+    """(category, id) of a dimension file path, or None for anything else.
+
+    Only slugs count, as the format requires: a file named otherwise in some old commit was
+    never a valid dimension, and its name (untrusted text) never reaches a page or the feed.
+    """
     parts = path.split("/")
-    if len(parts) == 3 and parts[0] == "claims" and parts[2].endswith(".yaml") and parts[2] != "_category.yaml":
+    if (len(parts) == 3 and parts[0] == "claims" and parts[2].endswith(".yaml") and parts[2] != "_category.yaml"
+            and SLUG_RE.match(parts[1]) and SLUG_RE.match(parts[2][:-5])):
         return parts[1], parts[2][:-5]
     return None
 

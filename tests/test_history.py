@@ -217,3 +217,26 @@ def test_history_without_an_id_lists_the_ledgers_changes_newest_first(repo):
     everything = json.loads(run_cli("history", "--root", str(root), "--format", "json", "--limit", "0").stdout)
     assert everything["total"] == len(everything["events"]) == 8
     assert everything["events"][-1]["text"] in ("added as leads at 12 req/s", "added as no-claim")
+
+
+def test_hostile_commit_subjects_and_file_names_stay_inert(tmp_path):
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    (root / "claims/core/Not A Slug\x1b.yaml").write_text((root / "claims/core/beta.yaml").read_text())
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    subject = "evil <script>alert(1)</script> & \x07bell \x1b[31mred"
+    git(root, "commit", "-q", "-m", subject, when=1767225600)
+    (root / "claims/core/Not A Slug\x1b.yaml").unlink()
+    git(root, "commit", "-qam", "drop the odd file", when=1767225600 + 86400)
+    walked = history.walk(root)
+    assert set(walked.dimensions) == {"alpha", "beta"}  # the odd file was never a dimension
+    assert walked.commits[0].subject == "evil <script>alert(1)</script> & \ufffdbell \ufffd[31mred"
+    pipeline.build(root, tmp_path / "site", history=True)
+    raw = (tmp_path / "site" / "feed.xml").read_bytes()
+    ET.fromstring(raw)  # well-formed: no control characters
+    assert not feedparser.parse(raw).bozo
+    changes = (tmp_path / "site" / "changes.html").read_text()
+    assert "<script>alert" not in changes and "&lt;script&gt;alert(1)&lt;/script&gt;" in changes
+    for text in (changes, raw.decode(), (tmp_path / "site" / "history.json").read_text(),
+                 run_cli("history", "--root", str(root)).stdout):
+        assert "\x07" not in text and "\x1b" not in text
