@@ -165,14 +165,6 @@ class BlobReader:
         self.close()
 
 
-def show(top: Path, rev: str, path: str) -> bytes | None:
-    """A file's content at rev (path relative to the top), or None when it is not there."""
-    try:
-        return run(["cat-file", "blob", f"{rev}:{path}"], top)
-    except GitError:
-        return None
-
-
 def last_commit_date(root: Path, paths: list[str]) -> date | None:
     """The date of the newest commit that changed any of the ledger paths, or None (no git, no commit)."""
     try:

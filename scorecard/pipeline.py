@@ -34,27 +34,27 @@ def validate(root: Path, cache: dict | None = None) -> tuple[CheckResult, Artifa
 
 
 def explain_suspects(root: Path, result: CheckResult) -> None:
-    """Name what changed in each suspect claim, from the committed version its stamp was written in.
+    """Name what changed in each suspect claim, from the committed version its stamp was written for.
 
-    Only suspect records reach git, so a clean ledger's validate (the pre-commit hook) never runs it.
+    Only suspect records reach git (a fixed few processes for all of them), so a clean ledger's
+    validate (the pre-commit hook) never runs it.
     """
     suspects = [i for i, f in enumerate(result.findings) if f.code == "SC801"]
     if not suspects:
         return
     from dataclasses import replace
 
-    from .review import describe, reviewed_inputs
+    from .review import describe, reviewed_versions
     from .rules import suspect_message
 
     by_file = {d.file: d for d in result.ledger.dimensions()}
+    records = [by_file[result.findings[i].file] for i in suspects if result.findings[i].file in by_file]
+    reviewed = reviewed_versions(root, {r.file: r.model.reviewed for r in records if r.inputs is not None})
     for i in suspects:
         f = result.findings[i]
         rec = by_file.get(f.file)
-        if rec is None or rec.inputs is None:
-            continue
-        found = reviewed_inputs(root, rec.file, rec.model.reviewed)
-        if found is not None:
-            rec.changes = describe(found[1], rec.inputs)
+        if rec is not None and rec.inputs is not None and rec.file in reviewed:
+            rec.changes = describe(reviewed[rec.file], rec.inputs)
             result.findings[i] = replace(f, message=suspect_message(rec.id, rec.changes))
 
 

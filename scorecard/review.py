@@ -136,50 +136,76 @@ def summary(covered: dict[str, object]) -> list[str]:
 
 # --- what changed since the review, from git -----------------------------------------------------
 
-def reviewed_inputs(root: Path, file: str, stamp: str) -> tuple[str, dict[str, object]] | None:
-    """(commit, covered values) of the committed version in which stamp was written, if git has it.
+def reviewed_versions(root: Path, stamps: dict[str, str]) -> dict[str, dict[str, object]]:
+    """For each record file -> stamp, the covered values of the committed version the stamp was written for.
 
-    The newest commit that added the stamp to file is found with `git log -S`; the record and
-    the artifacts it cites are read as they were in that commit. None when there is no git,
-    no such commit, or that version's fingerprint is not the stamp (it was stamped uncommitted).
+    A version qualifies when its record carries the stamp and its fingerprint, with the cited
+    artifacts as committed at that commit, is the stamp. The newest such version is taken.
+    Three git processes in all, however many records: one `git log` naming the commits that
+    changed each record, then one `git cat-file --batch` reading records and artifacts at
+    those commits. A record stamped but never committed so has no entry; neither has any
+    record outside git.
     """
     from . import git
-    from .load import Document, parse_bytes
 
+    if not stamps:
+        return {}
     try:
         top, prefix = git.repo_prefix(root)
-        shas = git.run(["log", "--format=%H", "-S", stamp, "--", prefix + file], top).decode().split()
+        log = git.run(["log", "--format=%x01%H", "--name-only", "-z", "--", prefix + "claims"], top)
     except git.GitError:
-        return None
-    for sha in shas:  # newest first; a commit that removed the stamp does not hold it
-        raw = git.show(top, sha, prefix + file)
-        if raw is None or stamp.encode() not in raw:
-            continue
-        doc = Document(file)
-        parse_bytes(raw, doc, [])
-        try:
-            model = Dimension.model_validate(doc.data)
-        except ValueError:
-            return None
-        cache: dict[str, Artifact] = {}
+        return {}
+    commits: dict[str, list[str]] = {}  # record file -> commits that changed it, newest first
+    sha = ""
+    for token in log.split(b"\0"):
+        token = token.strip(b"\n")
+        if token.startswith(b"\x01"):
+            sha, _, token = token[1:].partition(b"\n")
+            sha = sha.decode()
+        name = token.decode("utf-8", "replace")
+        if name.startswith(prefix) and name[len(prefix):] in stamps:
+            commits.setdefault(name[len(prefix):], []).append(sha)
+    found: dict[str, dict[str, object]] = {}
+    with git.BlobReader(top) as reader:
+        for file, stamp in stamps.items():
+            for sha in commits.get(file, []):
+                covered = _covered_at(lambda rel, sha=sha: reader.read(f"{sha}:{prefix}{rel}"), file, stamp)
+                if covered is not None:
+                    found[file] = covered
+                    break
+    return found
 
-        def get(rel: str) -> Artifact:
-            if rel not in cache:
-                art = Artifact(rel)
-                content = git.show(top, sha, prefix + rel)
-                if content is None:
-                    art.error = "missing"
-                else:
-                    art.raw = content
-                    parse_artifact(art)
-                cache[rel] = art
-            return cache[rel]
 
-        covered = inputs(model, get)
-        if covered is not None and fingerprint(covered) == stamp:
-            return sha, covered
+def _covered_at(read: Callable[[str], bytes | None], file: str, stamp: str) -> dict[str, object] | None:
+    """The covered values of one committed version of a record (read gives its files), if its stamp holds."""
+    from .load import Document, parse_bytes
+
+    raw = read(file)
+    if raw is None or stamp.encode() not in raw:
         return None
-    return None
+    doc = Document(file)
+    parse_bytes(raw, doc, [])
+    try:
+        model = Dimension.model_validate(doc.data)
+    except ValueError:
+        return None
+    if model.reviewed != stamp:
+        return None
+    cache: dict[str, Artifact] = {}
+
+    def get(rel: str) -> Artifact:
+        if rel not in cache:
+            art = cache[rel] = Artifact(rel)
+            content = read(rel)
+            if content is None:
+                art.error = "missing"
+            else:
+                art.raw = content
+                parse_artifact(art)
+        return cache[rel]
+
+    covered = inputs(model, get)
+    return covered if covered is not None and fingerprint(covered) == stamp else None
 
 
 # --- the one-line edit ----------------------------------------------------------------------------

@@ -237,6 +237,30 @@ def test_evidence_dates_cost_the_same_few_git_calls_however_many_artifacts(tmp_p
     assert calls == ["rev-parse", "status", "log"]  # one batch for all of evidence/, not one per artifact
 
 
+
+def test_many_suspects_are_explained_with_a_fixed_few_git_processes(tmp_path, monkeypatch):
+    from scorecard import git as git_module
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    alpha = (root / "claims/core/alpha.yaml").read_text()
+    for i in range(12):
+        (root / f"claims/core/alpha-{i}.yaml").write_text(alpha)
+    git(root, "init", "-q")
+    commit(root, "ledger", 1)
+    assert run_cli("review", "--all", "--root", str(root)).returncode == 0
+    commit(root, "reviewed", 2)
+    set_rps(root, 12.5)  # every alpha-* now rests on a changed value
+    calls, readers = [], []
+    real_run, real_reader = git_module.run, git_module.BlobReader
+    monkeypatch.setattr(git_module, "run", lambda args, *a, **k: (calls.append(args[0]), real_run(args, *a, **k))[1])
+    monkeypatch.setattr(git_module, "BlobReader", lambda *a: (readers.append(1), real_reader(*a))[1])
+    found, result = codes(root)
+    suspect = [f for f in result.findings if f.code == "SC801"]
+    assert len(suspect) == 13
+    assert all(f.message.endswith("evidence/run.json#/runs/0/rps: 12 → 12.5") for f in suspect)
+    assert calls == ["rev-parse", "log"] and readers == [1]  # not a few processes per suspect
+
+
 # --- the site -------------------------------------------------------------------------------------
 
 def test_site_marks_reviewed_suspect_and_never_reviewed(base_ledger, tmp_path):
