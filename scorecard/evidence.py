@@ -132,8 +132,8 @@ class ArtifactStore:
             cached = self._cache[rel] = self._read(rel)
         return cached
 
-    def git_dates(self, rels: list[str]) -> dict[str, "date"]:
-        """The last commit date of each of rels that is committed unchanged.
+    def git_date(self, rel: str) -> "date | None":
+        """The date of the last commit that changed rel, if it is committed unchanged.
 
         The first call asks git once for every file under evidence/; later calls are lookups.
         """
@@ -141,7 +141,7 @@ class ArtifactStore:
             from .git import last_change_dates
 
             self._git_dates = last_change_dates(self.root, "evidence")
-        return {r: self._git_dates[r] for r in rels if r in self._git_dates}
+        return self._git_dates.get(rel)
 
     def loaded(self) -> dict[str, Artifact]:
         """Every artifact read so far, by path."""

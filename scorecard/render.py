@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
@@ -301,7 +302,7 @@ class Site:
         hist = led.history
         yield "changes.html", self.page("changes.html", "", "changes.html", history=hist)
         base = (led.settings.base_url.rstrip("/") + "/") if led.settings.base_url else ""
-        feed_id = base + "feed.xml" if base else "urn:uuid:" + str(_uuid5(f"scorecard-feed:{led.settings.title}"))
+        feed_id = base + "feed.xml" if base else "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, f"scorecard-feed:{led.settings.title}"))
         yield "feed.xml", self.env.get_template("feed.xml").render(
             site={"title": led.settings.title, "subject": led.settings.subject, "base": base},
             feed_id=feed_id, history=hist, entries=hist.events[:FEED_ENTRIES],
@@ -382,12 +383,6 @@ class Site:
 
 
 FEED_ENTRIES = 100
-
-
-def _uuid5(name: str):
-    import uuid
-
-    return uuid.uuid5(uuid.NAMESPACE_URL, name)
 
 
 def review_counts(dimensions) -> dict[str, int]:

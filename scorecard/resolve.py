@@ -138,14 +138,11 @@ def count_statuses(dimensions: list[ResolvedDimension]) -> dict[str, int]:
 def resolve_ledger(ledger: Ledger, store: ArtifactStore, today: date | None = None) -> ResolvedLedger:
     """Resolve every dimension of a checked, error-free ledger."""
     as_of = today or _latest_date(ledger, store)
-    undated = sorted({d.model.result.evidence for d in ledger.dimensions() if d.model.result is not None
-                      and d.model.status in MEASURED and evidence_date(store.get(d.model.result.evidence), {})[0] is None})
-    git_dates = store.git_dates(undated) if undated else {}
     citations: dict[str, dict[str, list[str]]] = {}
     files: dict[str, bytes] = {}
     categories = []
     for cat in ledger.categories:
-        dims = [resolve_dimension(d, ledger, store, as_of, citations, files, git_dates) for d in cat.dimensions]
+        dims = [resolve_dimension(d, ledger, store, as_of, citations, files) for d in cat.dimensions]
         categories.append(ResolvedCategory(cat, dims, count_statuses(dims)))
     every = [d for c in categories for d in c.dimensions]
     return ResolvedLedger(ledger.root, ledger.settings, categories, count_statuses(every), as_of,
@@ -160,7 +157,7 @@ def _cite(citations: dict, rel: str, pointer: str, dim_id: str) -> None:
 
 
 def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore, as_of: date,
-                      citations: dict, files: dict, git_dates: dict | None = None) -> ResolvedDimension:
+                      citations: dict, files: dict) -> ResolvedDimension:
     """One dimension resolved; citations and files collect what its result and traces cite."""
     dim = rec.model
     measured = comparison = None
@@ -178,7 +175,7 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
             tol = ledger.settings.parity_tolerance
             standing = "level" if abs(m) <= tol else ("ahead" if m > 0 else "behind")
             comparison = Comparison(value / sota.value if sota.value else None, m, standing, sota.better)
-        measured_on, measured_from = evidence_date(art, git_dates or {})
+        measured_on, measured_from = evidence_date(art, store)
         if measured_on is not None:
             evidence_age = max(months_between((measured_on.year, measured_on.month), as_of), 0)
     traces = [_trace_view(entry, rec.id, ledger.root, store, citations, files) for entry in dim.trace]

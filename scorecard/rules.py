@@ -73,23 +73,23 @@ def suspect_message(dim_id: str, changes: list[str] | None) -> str:
     return f"suspect: '{dim_id}' changed since it was reviewed: {what}"
 
 
-def evidence_date(art, git_dates: dict[str, date]) -> tuple[date | None, str]:
-    """When an artifact was measured, and how that is known: ('meta.date' or 'git'), or (None, '')."""
+def evidence_date(art, store: ArtifactStore) -> tuple[date | None, str]:
+    """When an artifact was measured, and how that is known: ('meta.date' or 'git'), or (None, '').
+
+    git is asked only for an artifact without a usable meta.date (once per run, for all of evidence/).
+    """
     text = art.meta.get("date") if isinstance(art.meta, dict) else None
     parsed = parse_date(text) if isinstance(text, str) and len(text) == 10 else None
     if parsed and parsed[2]:
         return date(*parsed), "meta.date"
-    if art.rel in git_dates:
-        return git_dates[art.rel], "git"
-    return None, ""
+    committed = store.git_date(art.rel)
+    return (committed, "git") if committed is not None else (None, "")
 
 
 def _check_evidence_age(rec: "DimensionRecord", settings: Settings, store: ArtifactStore, today: date,
                         findings: list[Finding]) -> None:
     art = store.get(rec.model.result.evidence)
-    measured, how = evidence_date(art, {})
-    if measured is None:  # no usable meta.date: git is asked (once per run, for all of evidence/)
-        measured, how = evidence_date(art, store.git_dates([art.rel]))
+    measured, how = evidence_date(art, store)
     if measured is None:
         return
     age = months_between((measured.year, measured.month), today)
