@@ -201,8 +201,13 @@ def history_benchmark(work: Path, runs: int, dims: int = 200, commits: int = 300
     print(row("scorecard history ID", t["one"], t["plain"], "plain build"))
 
 
-def size_benchmark(work: Path, n: int, runs: int, peers: Path | None, skip: set[str]) -> dict[str, Timing]:
-    """Everything on a synthetic ledger of n dimensions, interleaved round by round."""
+def size_benchmark(work: Path, n: int, runs: int, peers: Path | None, skip: set[str],
+                   forms: bool = False) -> dict[str, Timing]:
+    """Everything on a synthetic ledger of n dimensions, interleaved round by round.
+
+    With forms, a second ledger whose measured records use the measurement forms (runs through
+    JSONPath in another unit, entries by name, derived values) is validated in the same rounds.
+    """
     ledger = work / f"ledger-{n}"
     make_ledger.make(n, ledger)
     cmds: dict[str, list[str] | tuple] = {
@@ -210,6 +215,10 @@ def size_benchmark(work: Path, n: int, runs: int, peers: Path | None, skip: set[
         "validate": [*SCORECARD, "validate", "--root", str(ledger)],
         "build": [*SCORECARD, "build", "--root", str(ledger), "--out", str(work / f"site-{n}")],
     }
+    if forms:
+        make_ledger.make(n, work / f"forms-{n}", forms=True)
+        cmds["forms-floor"] = [PY, str(HERE / "parse_floor.py"), str(work / f"forms-{n}")]
+        cmds["forms"] = [*SCORECARD, "validate", "--root", str(work / f"forms-{n}")]
     if peers and "mkdocs" not in skip:
         project = mkdocs_project(ledger, work / f"mkdocs-{n}")
         cmds["mkdocs"] = ([str(peers / "bin/mkdocs"), "build", "-q", "-d", str(work / f"mk-site-{n}")], project, None)
@@ -225,6 +234,9 @@ def size_benchmark(work: Path, n: int, runs: int, peers: Path | None, skip: set[
     print(row("parse floor (libyaml + json)", t["floor"]))
     print(row("scorecard validate", t["validate"], t["floor"], "parse floor"))
     print(row("scorecard build", t["build"], t["floor"], "parse floor"))
+    if "forms" in t:
+        print(row("scorecard validate, measurement forms", t["forms"], t["forms-floor"], "its parse floor"))
+        print(row("  forms vs plain validate", t["forms"], t["validate"], "plain validate"))
     if "mkdocs" in t:
         print(row("mkdocs build (same content)", t["mkdocs"]))
         print(row("  scorecard build vs mkdocs", t["build"], t["mkdocs"], "mkdocs build"))
@@ -249,6 +261,8 @@ def main() -> None:
     ap.add_argument("--skip", default="", metavar="PEERS",
                     help="peers not to time, comma-separated: mkdocs, check-jsonschema, doorstop")
     ap.add_argument("--hook", action="store_true", help="also time the pre-commit hook on a 200-dimension ledger")
+    ap.add_argument("--forms", action="store_true",
+                    help="also validate, in the same rounds, a ledger whose records use the measurement forms")
     ap.add_argument("--history", action="store_true",
                     help="also time build --history over a 300-commit history of a 200-dimension ledger")
     args = ap.parse_args()
@@ -269,7 +283,7 @@ def main() -> None:
     per_dim = {}
     for n in sizes:
         timed = size_benchmark(work, n, args.runs if n < 20000 else min(args.runs, 3), peers,
-                               set(filter(None, args.skip.split(","))))
+                               set(filter(None, args.skip.split(","))), args.forms)
         per_dim[n] = (timed["validate"].wall / n, timed["build"].wall / n)
     if args.hook:
         hook_benchmark(work, args.runs)

@@ -1,6 +1,6 @@
 """Make a synthetic ledger of N dimensions: realistic prose, every status, evidence and traces.
 
-    python bench/make_ledger.py N DIR
+    python bench/make_ledger.py N DIR [--forms]
 """
 
 from __future__ import annotations
@@ -27,8 +27,13 @@ def prose(rng: random.Random, sentences: int) -> str:
     return " ".join(sentence(rng) for _ in range(sentences))
 
 
-def make(n: int, root: Path, seed: int = 7) -> None:
-    """Write the ledger; deterministic for a given n and seed."""
+def make(n: int, root: Path, seed: int = 7, forms: bool = False) -> None:
+    """Write the ledger; deterministic for a given n and seed.
+
+    With forms, measured records take turns at the measurement forms: a pointer, every run
+    through a JSONPath query in another unit (req/min against a bar in req/s), an entry found
+    by name, and a value derived from two inputs.
+    """
     rng = random.Random(seed)
     (root / "claims").mkdir(parents=True, exist_ok=True)
     (root / "evidence").mkdir(exist_ok=True)
@@ -46,7 +51,7 @@ def make(n: int, root: Path, seed: int = 7) -> None:
         status = STATUSES[i % len(STATUSES)]
         art_no = i // PER_ARTIFACT
         art = artifacts.setdefault(art_no, {"meta": {"commit": f"{art_no:07x}", "date": "2026-05-01",
-                                                     "machine": "bench"}, "runs": {}})
+                                                     "machine": "bench"}, "runs": {}, "entries": []})
         bar = round(rng.uniform(10, 1000), 2)
         factor = {"leads": 1.3, "parity": 1.01, "trails": 0.7, "simulated": 1.1}.get(status, 1.0)
         key = f"dim-{i}"
@@ -62,8 +67,23 @@ def make(n: int, root: Path, seed: int = 7) -> None:
             f"status: {status}",
             f"claim: {sentence(rng, 9)}",
         ]
-        if status in ("leads", "parity", "trails", "simulated"):
-            lines += ["result:", f"  evidence: evidence/run-{art_no:05d}.json", f"  pointer: /runs/{key}/p50", "  unit: req/s"]
+        value = round(bar * factor, 3)
+        evidence = f"evidence/run-{art_no:05d}.json"
+        form = (i // len(STATUSES)) % 4 if forms else 0
+        if status in ("leads", "parity", "trails", "simulated") and form == 0:
+            lines += ["result:", f"  evidence: {evidence}", f"  pointer: /runs/{key}/p50", "  unit: req/s"]
+        elif status in ("leads", "parity", "trails", "simulated") and form == 1:
+            art["runs"][key]["per_min"] = [round(value * 60 * (1 + (k - 4.5) / 1000), 3) for k in range(10)]
+            lines += ["result:", f"  evidence: {evidence}", f"  path: $.runs['{key}'].per_min", "  unit: req/min"]
+        elif status in ("leads", "parity", "trails", "simulated") and form == 2:
+            art["entries"].append({"name": key, "stats": {"median": value}})
+            lines += ["result:", f"  evidence: {evidence}", f"  path: \"$.entries[?@.name == '{key}'].stats.median\"",
+                      "  unit: req/s"]
+        elif status in ("leads", "parity", "trails", "simulated"):
+            art["runs"][key].update(total=round(value * 100, 3), seconds=100)
+            lines += ["result:", "  unit: req/s", "  expr: total / seconds", "  inputs:",
+                      f"    total: {{evidence: {evidence}, pointer: /runs/{key}/total, unit: req}}",
+                      f"    seconds: {{evidence: {evidence}, pointer: /runs/{key}/seconds, unit: s}}"]
         lines += ["note: >-", f"  {prose(rng, 2)}",
                   "trace:", "  - CLAIMS.md", f"  - evidence/run-{art_no:05d}.json#/runs/{key}/samples/1",
                   f"  - https://example.org/trace/{i}", "  - {path: CLAIMS.md, label: the claims register}"]
@@ -73,4 +93,4 @@ def make(n: int, root: Path, seed: int = 7) -> None:
 
 
 if __name__ == "__main__":
-    make(int(sys.argv[1]), Path(sys.argv[2]))
+    make(int(sys.argv[1]), Path(sys.argv[2]), forms="--forms" in sys.argv[3:])

@@ -17,8 +17,8 @@ from pathlib import Path
 from . import git
 from .check import CheckResult, DimensionRecord
 from .pipeline import validate
-from .render import fmt_value
-from .rules import measured_value
+from . import measure
+from .numfmt import fmt_value
 
 
 class DiffError(Exception):
@@ -62,14 +62,14 @@ class Side:
     label: str
     result: CheckResult
     dims: dict[str, DimensionRecord]
-    values: dict[str, float | None]
+    values: dict[str, measure.Measurement | None]
     errors: dict[str, list[str]]
 
 
 def _side(label: str, root: Path) -> Side:
     result, store = validate(root)
     dims = {d.id: d for d in result.ledger.dimensions()}
-    values = {i: measured_value(d, store, []) if d.model.result else None for i, d in dims.items()}
+    values = {i: measure.read(d.model.result, store.get).measurement if d.model.result else None for i, d in dims.items()}
     errors: dict[str, list[str]] = {}
     for f in result.findings:
         if f.severity == "error":
@@ -87,11 +87,6 @@ class Change:
     lines: list[str] = field(default_factory=list)
 
 
-def _delta(old: float, new: float, unit: str) -> str:
-    pct = f", {(new - old) / abs(old) * 100:+.1f} %" if old else ""
-    return f"{fmt_value(old, unit)} → {fmt_value(new, unit)}{pct}"
-
-
 def compare(old: Side, new: Side) -> list[Change]:
     """The changes from old to new, one per dimension that changed, sorted by id."""
     changes = []
@@ -99,8 +94,9 @@ def compare(old: Side, new: Side) -> list[Change]:
         a, b = old.dims.get(dim_id), new.dims.get(dim_id)
         if a is None:
             lines = [f"status {b.model.status}: {b.model.claim}"]
-            if new.values.get(dim_id) is not None:
-                lines.append(f"measured {fmt_value(new.values[dim_id], b.model.result.unit)}")
+            added = new.values.get(dim_id)
+            if added is not None:
+                lines.append(f"measured {fmt_value(added.value, added.unit)}")
             changes.append(Change(dim_id, b.file, "added", lines + _invalid(new, b, None)))
             continue
         if b is None:
@@ -113,15 +109,15 @@ def compare(old: Side, new: Side) -> list[Change]:
         if ma.status != mb.status:
             lines.append(f"status {ma.status} → {mb.status}")
         va, vb = old.values.get(dim_id), new.values.get(dim_id)
-        if va != vb:
-            unit = (mb.result or ma.result).unit
+        if (va and (va.value, va.unit)) != (vb and (vb.value, vb.unit)):
             if va is not None and vb is not None:
                 how = " (from the evidence file only)" if a.doc.digest == b.doc.digest else ""
-                lines.append(f"measured value {_delta(va, vb, unit)}{how}")
+                words = measure.change_words(va.value, va.unit, vb.value, vb.unit, mb.sota.better)
+                lines.append(f"measured value {words}{how}")
             elif vb is not None:
-                lines.append(f"measured value now {fmt_value(vb, unit)}")
-            else:
-                lines.append(f"measured value {fmt_value(va, unit)} no longer resolves")
+                lines.append(f"measured value now {fmt_value(vb.value, vb.unit)}")
+            elif va is not None:
+                lines.append(f"measured value {fmt_value(va.value, va.unit)} no longer resolves")
         if ma.claim != mb.claim:
             lines.append(f"claim “{ma.claim}” → “{mb.claim}”")
         sa, sb = ma.sota, mb.sota

@@ -84,6 +84,8 @@ RULES: dict[str, Rule] = _rules(
     ("SC205", "bad-date", "error", "A date is not YYYY, YYYY-MM or YYYY-MM-DD, or not a real date."),
     ("SC206", "value-needs-unit", "error", "sota.value is given without unit and better."),
     ("SC207", "claim-not-one-line", "error", "claim must be a single line."),
+    ("SC208", "result-form", "error", "A result or selection mixes or lacks its forms: exactly one of pointer: and path:, "
+                                      "or expr: with inputs: instead of evidence:."),
     # Evidence
     ("SC301", "result-missing", "error", "A measured status has no result."),
     ("SC302", "result-forbidden", "error", "A status without a number carries a result."),
@@ -95,6 +97,13 @@ RULES: dict[str, Rule] = _rules(
     ("SC308", "not-a-number", "error", "The value a result points at is not a finite number."),
     ("SC309", "evidence-meta", "warning", "An artifact's meta is not an object, or its meta.date is not YYYY-MM-DD."),
     ("SC310", "evidence-stale", "warning", "The evidence was measured longer ago than stale_evidence_after_months."),
+    ("SC311", "bad-path", "error", "A path: is not a valid RFC 9535 JSONPath query."),
+    ("SC312", "path-no-match", "error", "A path: query selects nothing in its evidence file."),
+    ("SC313", "bad-interval", "error", "low: and high: do not name an interval around the value (one missing, not "
+                                       "numbers, not containing it, or beside a set of runs)."),
+    ("SC314", "bad-expr", "error", "expr: is not + - * / over the inputs, divides by zero, or mixes units that do "
+                                   "not convert."),
+    ("SC315", "unused-input", "warning", "An input under inputs: is not used by expr:."),
     # Traces and paths
     ("SC401", "trace-not-found", "error", "A trace names a file that does not exist."),
     ("SC402", "trace-fragment", "error", "A trace fragment is not a JSON pointer into a JSON file, or does not resolve."),
@@ -106,6 +115,11 @@ RULES: dict[str, Rule] = _rules(
     ("SC502", "trails-not-behind", "error", "status is trails but the result is not worse than the SOTA value."),
     ("SC503", "parity-out-of-tolerance", "error", "status is parity but the result is outside the parity tolerance."),
     ("SC504", "lead-within-tolerance", "warning", "status is leads but the margin is within the parity tolerance."),
+    ("SC505", "lead-within-interval", "error", "status is leads but the value's interval reaches the bar."),
+    ("SC506", "trail-within-interval", "error", "status is trails but the value's interval reaches the bar."),
+    ("SC507", "units-not-comparable", "error", "A measured status whose result unit cannot be converted to the bar's: "
+                                               "the status would go unchecked."),
+    ("SC508", "unknown-unit", "warning", "A unit scorecard does not know; it compares only with the same spelling."),
     # Sources
     ("SC601", "source-not-url", "error", "sota.source is not an http(s) URL."),
     ("SC602", "date-in-future", "error", "sota.date is in the future."),

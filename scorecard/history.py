@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from datetime import timezone
 from pathlib import Path
 
-from . import git
-from .evidence import Artifact, PointerError, is_number, parse_artifact, resolve_pointer
+from . import git, measure
+from .evidence import Artifact, parse_artifact
+from .numfmt import fmt_value
 from .git import Commit
 from .load import SLUG_RE
 from .model import MEASURED, Dimension
@@ -41,6 +42,7 @@ class State:
     bar: float | None
     bar_unit: str | None
     claim: str
+    better: str | None = None
 
 
 @dataclass(slots=True)
@@ -169,17 +171,15 @@ def _state(category: str, model: Dimension, tree: dict[str, str], parsed: _Parse
     value = unit = None
     if model.status in MEASURED and model.result is not None:
         unit = model.result.unit
-        blob = tree.get(model.result.evidence)
-        if blob:
-            art = parsed.artifact(blob, model.result.evidence)
-            if not art.error:
-                try:
-                    found = resolve_pointer(art.data, model.result.pointer)
-                    value = float(found) if is_number(found) else None
-                except PointerError:
-                    value = None
+
+        def get(rel: str) -> Artifact:
+            blob = tree.get(rel)
+            return parsed.artifact(blob, rel) if blob else Artifact(rel, error="missing")
+
+        m = measure.read(model.result, get).measurement
+        value = m.value if m is not None else None
     sota = model.sota
-    return State(category, model.status, value, unit, sota.value, sota.unit, " ".join(model.claim.split()))
+    return State(category, model.status, value, unit, sota.value, sota.unit, " ".join(model.claim.split()), sota.better)
 
 
 def walk(root: Path) -> History:
@@ -215,7 +215,7 @@ def walk(root: Path) -> History:
 def _replay(commits: list[Commit], parsed: _Parsed) -> History:
     tree: dict[str, str] = {}  # ledger path -> blob id
     users: dict[str, set[str]] = {}  # evidence path -> dimension paths whose result reads it
-    reads: dict[str, str] = {}  # dimension path -> the evidence path its result reads
+    reads: dict[str, list[str]] = {}  # dimension path -> the evidence paths its result reads
     current: dict[str, DimensionHistory] = {}  # id -> the history of the dimension with that id now
     gone: dict[str, DimensionHistory] = {}  # id -> history of a dimension removed (resumed if it comes back)
     last: dict[str, State] = {}  # id -> its latest state
@@ -261,8 +261,7 @@ def _replay(commits: list[Commit], parsed: _Parsed) -> History:
         for path in sorted(affected):
             where = _dimension_path(path)
             category, dim_id = where
-            old_read = reads.pop(path, None)
-            if old_read:
+            for old_read in reads.pop(path, []):
                 users.get(old_read, set()).discard(path)
             if path not in tree:
                 if dim_id in current and not any(_dimension_path(p)[1] == dim_id for p in tree if _dimension_path(p)):
@@ -277,8 +276,9 @@ def _replay(commits: list[Commit], parsed: _Parsed) -> History:
                 skipped += 1
                 continue
             if model.result is not None:
-                reads[path] = model.result.evidence
-                users.setdefault(model.result.evidence, set()).add(path)
+                reads[path] = [rel for _, rel in measure.evidence_files(model.result)]
+                for rel in reads[path]:
+                    users.setdefault(rel, set()).add(path)
             state = _state(category, model, tree, parsed)
             before = last.get(dim_id)
             if state == before:
@@ -310,8 +310,7 @@ def _replay(commits: list[Commit], parsed: _Parsed) -> History:
 
 
 def _fmt(value: float | None, unit: str | None) -> str:
-    from .render import fmt_value
-
+    """A value for a sentence: 81.2 ms, or 'no number'."""
     return "no number" if value is None else fmt_value(value, unit)
 
 
@@ -330,11 +329,7 @@ def _differences(old: State, new: State) -> list[tuple[str, str]]:
         out.append(("status", f"status {old.status} → {new.status}"))
     if old.value != new.value or (old.unit != new.unit and new.value is not None):
         if old.value is not None and new.value is not None:
-            text = f"value {_fmt(old.value, old.unit)} → {_fmt(new.value, new.unit)}"
-            if old.unit == new.unit and old.value:
-                change = (new.value - old.value) / abs(old.value) * 100
-                text += f" ({change:+.1f} %)"
-            out.append(("value", text))
+            out.append(("value", "value " + measure.change_words(old.value, old.unit, new.value, new.unit, new.better)))
         elif new.value is not None:
             out.append(("value", f"measured at {_fmt(new.value, new.unit)}"))
         else:
@@ -349,10 +344,18 @@ def _differences(old: State, new: State) -> list[tuple[str, str]]:
 def chart(h: DimensionHistory, end: Commit) -> dict | None:
     """Geometry of the value-against-bar-over-time chart, or None when nothing was ever measured."""
     pts = [(c.time, s) for c, s in h.points]
-    values = [s.value for _, s in pts if s.value is not None]
+    unit = next((s.unit for _, s in reversed(pts) if s.value is not None), None)  # the latest unit; others convert
+
+    def value_of(s: State) -> float | None:
+        return None if s.value is None else measure.in_unit(s.value, s.unit, unit)
+
+    def bar_of(s: State) -> float | None:
+        return None if s.bar is None else measure.in_unit(s.bar, s.bar_unit, unit)
+
+    values = [v for v in (value_of(s) for _, s in pts) if v is not None]
     if not values:
         return None
-    bars = [s.bar for _, s in pts if s.bar is not None and s.bar_unit == s.unit]
+    bars = [b for b in (bar_of(s) for _, s in pts) if b is not None]
     lo, hi = min(values + bars), max(values + bars)
     if lo == hi:
         lo, hi = lo - (abs(lo) or 1) * 0.5, hi + (abs(hi) or 1) * 0.5
@@ -382,20 +385,18 @@ def chart(h: DimensionHistory, end: Commit) -> dict | None:
             out.append(f"{x(t1)},{y(prev)}")
         return " ".join(out)
 
-    unit = next(s.unit for _, s in pts if s.value is not None)
     first, latest = values[0], values[-1]
     label = (f"Measured value over {len(pts)} recorded states from {_day(pts[0][0])} to {_day(t1)}: "
              f"from {_fmt(first, unit)} to {_fmt(latest, unit)}, lowest {_fmt(min(values), unit)}, "
              f"highest {_fmt(max(values), unit)}")
     if bars:
         label += f"; SOTA bar from {_fmt(bars[0], unit)} to {_fmt(bars[-1], unit)}"
-    dots = [(x(t), y(s.value)) for t, s in pts if s.value is not None]
-    unit_text = unit if unit in ("x", "×", "%") else f" {unit}" if unit else ""
-    ticks = {"top": y(hi), "bottom": y(lo), "hi": _fmt(hi, None) + unit_text, "lo": _fmt(lo, None) + unit_text,
+    dots = [(x(t), y(v)) for t, v in ((t, value_of(s)) for t, s in pts) if v is not None]
+    ticks = {"top": y(hi), "bottom": y(lo), "hi": _fmt(hi, unit), "lo": _fmt(lo, unit),
              "start": _day(t0), "end": _day(t1), "axis_y": height - bottom, "left": left, "date_y": height - 5}
     return {"width": width, "height": height, "label": label, "ticks": ticks,
-            "value": steps(lambda s: s.value),
-            "bar": steps(lambda s: s.bar if s.bar_unit == s.unit else None) if bars else "",
+            "value": steps(value_of),
+            "bar": steps(bar_of) if bars else "",
             "dots": dots}
 
 

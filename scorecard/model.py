@@ -16,6 +16,7 @@ from pydantic_core import PydanticCustomError
 
 STATUSES = ("leads", "parity", "trails", "simulated", "no-claim", "out-of-scope")
 MEASURED = frozenset({"leads", "parity", "trails", "simulated"})
+HONEST = frozenset({"leads", "parity", "trails"})  # measured statuses the numbers must agree with
 GLYPHS = {"leads": "●", "parity": "◐", "trails": "◑", "simulated": "◌", "no-claim": "○", "out-of-scope": "–"}
 Status = Literal["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]
 
@@ -144,12 +145,56 @@ class Sota(Record):
         return self
 
 
-class Result(Record):
-    """Where the measured number lives: an evidence file and a JSON pointer into it."""
+Stat = Literal["median", "mean", "min", "max"]
+InputName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
+
+
+_ONE_SELECTOR = {"oneOf": [{"required": ["pointer"]}, {"required": ["path"]}]}
+
+
+class Bound(Record):
+    """One end of an interval the artifact reports itself, read from the result's own evidence file."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, json_schema_extra=_ONE_SELECTOR)
+
+    pointer: str | None = Field(None, description="RFC 6901 JSON pointer to the bound (give pointer or path).")
+    path: Text | None = Field(None, description="RFC 9535 JSONPath query selecting the bound (give pointer or path).")
+
+
+class Input(Record):
+    """One named measured number a derived result is computed from."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, json_schema_extra=_ONE_SELECTOR)
 
     evidence: Text = Field(description="Path of a JSON file under evidence/.")
-    pointer: str = Field(description="RFC 6901 JSON pointer to a finite number.")
-    unit: Text = Field(description="Unit of the measured number.")
+    pointer: str | None = Field(None, description="RFC 6901 JSON pointer to the number or array of runs "
+                                                  "(give pointer or path).")
+    path: Text | None = Field(None, description="RFC 9535 JSONPath query selecting the number(s) "
+                                                "(give pointer or path).")
+    unit: Text | None = Field(None, description="Unit of the input; units combine through the expression.")
+    stat: Stat | None = Field(None, description="How runs are reduced to one number: median (default), mean, "
+                                                "min or max.")
+
+
+class Result(Record):
+    """Where the measured number comes from: a selection in one evidence file, or an expression over inputs."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, json_schema_extra={
+        "oneOf": [{"required": ["evidence"]}, {"required": ["expr", "inputs"]}],
+        "if": {"required": ["evidence"]}, "then": _ONE_SELECTOR})
+
+    evidence: Text | None = Field(None, description="Path of a JSON file under evidence/.")
+    pointer: str | None = Field(None, description="RFC 6901 JSON pointer to a finite number, or to an array of "
+                                                  "numbers (one per run). Give pointer or path.")
+    path: Text | None = Field(None, description="RFC 9535 JSONPath query, for entries found by name, e.g. "
+                                                "$.benchmarks[?@.name == 'test_x'].stats.median. Give pointer or path.")
+    unit: Text = Field(description="Unit of the measured number, e.g. ms, s, MB/s, tok/s, x, %.")
+    stat: Stat | None = Field(None, description="For a set of runs: the statistic claimed, median (default), mean, "
+                                                "min or max.")
+    low: Bound | None = Field(None, description="The lower end of an interval the artifact reports itself.")
+    high: Bound | None = Field(None, description="The upper end of an interval the artifact reports itself.")
+    expr: Text | None = Field(None, description="A derived value: + - * / and parentheses over the names in inputs.")
+    inputs: dict[InputName, Input] | None = Field(None, description="The named measured numbers expr uses.")
 
 
 class TraceLink(Record):

@@ -24,6 +24,7 @@ from markupsafe import Markup
 
 from . import __version__
 from .evidence import escape_token
+from .numfmt import fmt_number, fmt_percent, fmt_range, fmt_ratio, fmt_value
 from .model import GLYPHS, STATUSES
 from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
 
@@ -108,35 +109,26 @@ def brief(text: str, limit: int = 180) -> str:
     return first
 
 
-# --- numbers ----------------------------------------------------------------------------------
+# --- numbers ---------------------------------------------------------------------------------
 
-def fmt_number(value: float) -> str:
-    """A number as a reader expects it: 1,840 · 33.8 · 0.00031 · 7.4."""
-    if value == int(value) and abs(value) < 1e15:
-        return f"{int(value):,}"
-    text = f"{value:.6g}"
-    if "e" not in text and abs(value) >= 1000:
-        whole, _, frac = text.partition(".")
-        text = f"{int(whole):,}" + (f".{frac}" if frac else "")
-    return text
+def measured_text(d: ResolvedDimension) -> str:
+    """The claimed value as a reader wants it: 81.2 ms, with its interval and n where it has them."""
+    m = d.measured.measurement
+    return fmt_value(m.value, m.unit)
 
 
-def fmt_value(value: float, unit: str | None) -> str:
-    """A number with its unit (no space before x, ×, %)."""
-    if not unit:
-        return fmt_number(value)
-    glue = "" if unit in ("x", "×", "%") else " "
-    return f"{fmt_number(value)}{glue}{unit}"
-
-
-def fmt_ratio(ratio: float) -> str:
-    """A ratio to three significant digits: 1.37×."""
-    return f"{ratio:.3g}×"
-
-
-def fmt_percent(fraction: float) -> str:
-    """0.374 -> 37.4%."""
-    return f"{abs(fraction) * 100:.1f}%".replace(".0%", "%")
+def measured_detail(d: ResolvedDimension) -> str:
+    """What qualifies the value: '95% CI 29.9–30.4 ms, n = 10', 'median of n = 10 runs, range …', or ''."""
+    m = d.measured.measurement
+    s = m.summary
+    if m.interval_from == "artifact":
+        return f"interval {fmt_range(m.low, m.high, m.unit, m.value)} reported by the artifact"
+    if s is None:
+        return ""
+    runs = f"{s.stat} of n = {s.n} runs"
+    if m.interval_from == "ci":
+        return f"{runs}; {fmt_percent(m.coverage or 0)} CI {fmt_range(m.low, m.high, m.unit, m.value)}"
+    return f"{runs}; range {fmt_range(s.lowest, s.highest, m.unit, m.value)}"
 
 
 def pointer_anchor(pointer: str) -> str:
@@ -147,30 +139,40 @@ def pointer_anchor(pointer: str) -> str:
 # --- charts -----------------------------------------------------------------------------------
 
 def bullet_chart(d: ResolvedDimension) -> dict | None:
-    """Geometry of the result-against-bar chart (drawn by the macros template), or None."""
-    if d.comparison is None or d.measured is None:
+    """Geometry of the result-against-bar chart (drawn by the macros template), or None.
+
+    Everything is in the bar's unit; an interval is drawn as a whisker across the result's end.
+    """
+    c = d.comparison
+    if c is None or d.measured is None:
         return None
-    bar = d.record.model.sota.value
-    value = d.measured.value
-    top = max(abs(bar), abs(value)) * 1.15 or 1.0
+    ends = [abs(c.bar), abs(c.value)] + ([abs(c.low), abs(c.high)] if c.low is not None else [])
+    top = max(ends) * 1.15 or 1.0
     width = 240
 
     def x(v: float) -> float:
         return round(max(v, 0) / top * width, 1)
 
-    return {"width": width, "value_x": x(value), "bar_x": x(bar),
-            "label": f"{fmt_value(value, d.measured.unit)} against the bar of {fmt_value(bar, d.record.model.sota.unit)}; "
-                     f"{d.comparison.better} is better; {standing_text(d)}"}
+    interval = None
+    if c.low is not None and c.high is not None:
+        interval = {"low_x": x(c.low), "high_x": x(c.high)}
+    detail = measured_detail(d)
+    return {"width": width, "value_x": x(c.value), "bar_x": x(c.bar), "interval": interval,
+            "label": f"{fmt_value(c.value, c.unit)}{f' ({detail})' if detail else ''} against the bar of "
+                     f"{fmt_value(c.bar, c.unit)}; {c.better} is better; {standing_text(d)}"}
 
 
 def standing_text(d: ResolvedDimension) -> str:
-    """'37.0% ahead of the bar', 'level with the bar (within 5%)', '23.3% behind the bar'."""
+    """'37% ahead of the bar', 'level with the bar (2.4% behind, within tolerance)', '23.3% behind the bar'."""
     c = d.comparison
     if c is None:
         return ""
+    side = "ahead" if c.margin > 0 else "behind"
     if c.standing == "level":
-        return f"level with the bar ({fmt_percent(c.margin)} {'ahead' if c.margin > 0 else 'behind'}, within tolerance)"
-    return f"{fmt_percent(c.margin)} {c.standing} the bar" if c.standing == "behind" else f"{fmt_percent(c.margin)} ahead of the bar"
+        inside = c.low is not None and abs(c.margin) > c.tolerance
+        why = "the interval reaches the bar" if inside else "within tolerance"
+        return f"level with the bar ({fmt_percent(c.margin)} {side}, {why})"
+    return f"{fmt_percent(c.margin)} {side} the bar" if c.standing == "behind" else f"{fmt_percent(c.margin)} ahead of the bar"
 
 
 def counts_chart(counts: dict[str, int]) -> dict:
@@ -257,8 +259,10 @@ class Site:
         self.env = Environment(loader=ChoiceLoader([FileSystemLoader(str(self.overrides)), FileSystemLoader(str(self.theme))]),
                                autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                                keep_trailing_newline=True, auto_reload=False, bytecode_cache=template_cache())
-        self.env.filters.update(md=markdown_block, mdi=markdown_inline, brief=brief, num=fmt_number, pct=fmt_percent, ratio=fmt_ratio)
-        self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, counts_chart=counts_chart,
+        self.env.filters.update(md=markdown_block, mdi=markdown_inline, brief=brief, num=fmt_number, pct=fmt_percent,
+                                ratio=fmt_ratio)
+        self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, measured_text=measured_text,
+                                measured_detail=measured_detail, counts_chart=counts_chart,
                                 standing_text=standing_text, glyphs=GLYPHS, statuses=STATUSES,
                                 status_labels=STATUS_LABELS, file_href=self.file_href, trace_href=self.trace_href,
                                 evidence_href=self.evidence_href, version=__version__,
@@ -425,15 +429,33 @@ def dimension_data(d: ResolvedDimension) -> dict:
     return {
         "id": d.id, "category": rec.category, "file": rec.file, "url": f"{rec.category}/#{d.id}",
         **rec.model.model_dump(mode="json", exclude={"order"}), "glyph": d.glyph,
-        "measured": None if m is None else {"value": m.value, "unit": m.unit, "evidence": m.evidence, "pointer": m.pointer,
-                                            "meta": m.meta, "simulated": m.simulated, "sample": m.sample},
-        "comparison": None if c is None else {"ratio": c.ratio, "margin": c.margin, "standing": c.standing, "better": c.better},
+        "measured": None if m is None else measured_data(m),
+        "comparison": None if c is None else {"ratio": c.ratio, "margin": c.margin, "standing": c.standing, "better": c.better,
+                                              "value": c.value, "unit": c.unit, "low": c.low, "high": c.high},
+        "not_compared": d.not_compared or None,
         "source_age_months": d.source_age_months, "source_stale": d.source_stale,
         "review": d.review, "review_changes": d.review_changes,
         "evidence_date": d.evidence_date.isoformat() if d.evidence_date else None,
         "evidence_date_from": d.evidence_date_from or None, "evidence_age_months": d.evidence_age_months,
         "evidence_stale": d.evidence_stale,
     }
+
+
+def measured_data(m) -> dict:
+    """The measured value in the export: the number, its interval and runs, and every source."""
+    mm = m.measurement
+    s = mm.summary
+    first = mm.sources[0]
+    out = {"value": mm.value, "unit": mm.unit, "evidence": None if mm.expr else first.evidence,
+           "pointer": first.selector if not mm.expr and first.kind == "pointer" else None,
+           "path": first.selector if not mm.expr and first.kind == "path" else None,
+           "meta": first.meta, "simulated": m.simulated, "sample": m.sample,
+           "n": mm.n, "stat": s.stat if s else None, "low": mm.low, "high": mm.high,
+           "interval": mm.interval_from or None, "coverage": mm.coverage, "expr": mm.expr}
+    if mm.expr:
+        out["inputs"] = {src.name: {"value": src.value, "unit": src.unit, "evidence": src.evidence, src.kind: src.selector,
+                                    "n": src.summary.n if src.summary else 1, "meta": src.meta} for src in mm.sources}
+    return out
 
 
 def category_data(cat: ResolvedCategory) -> dict:

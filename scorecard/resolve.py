@@ -11,33 +11,51 @@ from datetime import date
 from pathlib import Path
 
 from .check import CategoryRecord, DimensionRecord, Ledger
+from . import measure
 from .evidence import ArtifactStore, resolve_pointer
+from .measure import Comparison, Measurement, Source
 from .model import GLYPHS, MEASURED, STATUSES, Settings, parse_date
 from .paths import is_url, normalise
-from .rules import evidence_date, margin, months_between
+from .rules import evidence_date, months_between
 
 
 @dataclass(frozen=True, slots=True)
 class Measured:
-    """A number read from an artifact, and where it came from."""
+    """The claimed number (read, summarised or derived from artifacts) and where it came from."""
 
-    value: float
-    unit: str
-    evidence: str
-    pointer: str
-    meta: dict
+    measurement: Measurement
     simulated: bool
-    sample: bool
+    sample: bool  # an artifact it was read from says meta.sample
 
+    @property
+    def value(self) -> float:
+        """The claimed number, in unit."""
+        return self.measurement.value
 
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    """The result against the SOTA value, when they share a unit."""
+    @property
+    def unit(self) -> str:
+        """The result's unit, as written."""
+        return self.measurement.unit
 
-    ratio: float | None  # result / bar
-    margin: float  # relative lead (negative: behind), direction-aware
-    standing: str  # "ahead", "level" or "behind"
-    better: str
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        """Each selection the number was read from (one, or one per input of a derived value)."""
+        return self.measurement.sources
+
+    @property
+    def evidence(self) -> str:
+        """The artifact of the first source."""
+        return self.measurement.sources[0].evidence
+
+    @property
+    def pointer(self) -> str:
+        """The pointer or JSONPath query of the first source."""
+        return self.measurement.sources[0].selector
+
+    @property
+    def meta(self) -> dict:
+        """The meta block of the first source's artifact."""
+        return self.measurement.sources[0].meta
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +77,7 @@ class ResolvedDimension:
     record: DimensionRecord
     measured: Measured | None
     comparison: Comparison | None
+    not_compared: str  # why a measured value is not compared with its bar ('' when it is, or nothing is measured)
     traces: list[TraceView]
     source_age_months: int | None
     source_stale: bool
@@ -161,22 +180,32 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
     """One dimension resolved; citations and files collect what its result and traces cite."""
     dim = rec.model
     measured = comparison = None
+    why_not = ""
     measured_on, measured_from, evidence_age = None, "", None
     if dim.status in MEASURED and dim.result is not None:
-        art = store.get(dim.result.evidence)
-        value = float(resolve_pointer(art.data, dim.result.pointer))
-        measured = Measured(value, dim.result.unit, dim.result.evidence, dim.result.pointer, art.meta,
-                            simulated=dim.status == "simulated", sample=bool(art.meta.get("sample")))
-        files[art.rel] = art.raw
-        _cite(citations, art.rel, dim.result.pointer, rec.id)
-        sota = dim.sota
-        if sota.value is not None and sota.unit.strip() == dim.result.unit.strip():
-            m = margin(value, sota.value, sota.better)
-            tol = ledger.settings.parity_tolerance
-            standing = "level" if abs(m) <= tol else ("ahead" if m > 0 else "behind")
-            comparison = Comparison(value / sota.value if sota.value else None, m, standing, sota.better)
-        measured_on, measured_from = evidence_date(art, store)
-        if measured_on is not None:
+        m = measure.read(dim.result, store.get).measurement
+        assert m is not None, "resolve runs only on a ledger without errors"
+        dated = []
+        for src in m.sources:
+            art = store.get(src.evidence)
+            files[art.rel] = art.raw
+            for pointer in measure.located(art.data, src.kind, src.selector):
+                _cite(citations, art.rel, pointer, rec.id)
+            when, how = evidence_date(art, store)
+            if when is not None:
+                dated.append((when, how))
+        for bound in (dim.result.low, dim.result.high):
+            if bound is not None and dim.result.evidence is not None:
+                art = store.get(dim.result.evidence)
+                kind = "pointer" if bound.pointer is not None else "path"
+                for pointer in measure.located(art.data, kind, bound.pointer if kind == "pointer" else bound.path):
+                    _cite(citations, art.rel, pointer, rec.id)
+        measured = Measured(m, simulated=dim.status == "simulated",
+                            sample=any(bool(src.meta.get("sample")) for src in m.sources))
+        comparison = measure.compare(m, dim.sota, ledger.settings.parity_tolerance)
+        why_not = measure.not_compared(m, dim.sota) or ""
+        if dated:
+            measured_on, measured_from = min(dated, key=lambda d: d[0])  # the oldest input decides
             evidence_age = max(months_between((measured_on.year, measured_on.month), as_of), 0)
     traces = [_trace_view(entry, rec.id, ledger.root, store, citations, files) for entry in dim.trace]
     year, month, _ = parse_date(dim.sota.date)
@@ -184,7 +213,7 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
     stale_after = ledger.settings.stale_after_months
     evidence_after = ledger.settings.stale_evidence_after_months
     review = rec.review if dim.reviewed is not None else ("never" if measured is not None else None)
-    return ResolvedDimension(rec, measured, comparison, traces, max(age, 0),
+    return ResolvedDimension(rec, measured, comparison, why_not, traces, max(age, 0),
                              stale_after is not None and age > stale_after,
                              review=review, review_changes=list(rec.changes or []),
                              evidence_date=measured_on, evidence_date_from=measured_from,

@@ -17,7 +17,8 @@ from pathlib import Path
 import yaml
 from yaml.cyaml import CParser
 
-from .evidence import Artifact, PointerError, parse_artifact, resolve_pointer
+from . import measure
+from .evidence import Artifact, PointerError, parse_artifact
 from .model import MEASURED, Dimension
 from .paths import is_url, normalise
 
@@ -50,24 +51,24 @@ def _as_written(number: float) -> object:
 def inputs(model: Dimension, get: Callable[[str], Artifact]) -> dict[str, object] | None:
     """What the fingerprint covers, by label; None when a cited value cannot be read (the rules say why)."""
     out: dict[str, object] = {"status": model.status, "claim": " ".join(model.claim.split())}
-    cited: list[tuple[str, str]] = []
+    cited: list[tuple[str, str, str]] = []
     if model.result is not None and model.status in MEASURED:
-        out["result.unit"] = model.result.unit.strip()
-        cited.append((model.result.evidence, model.result.pointer))
+        out.update(measure.described(model.result))
+        cited += measure.selections(model.result)
     for entry in model.trace:
         target = entry if isinstance(entry, str) else entry.target
         if is_url(target):
             continue
         rel, _, fragment = target.partition("#")
         if fragment.startswith("/") and rel.endswith(".json"):
-            cited.append((normalise(rel), fragment))
-    for rel, pointer in cited:
+            cited.append((normalise(rel), "pointer", fragment))
+    for rel, kind, selector in cited:
         try:
             art = get(rel)
             if art.error:
                 return None
-            out[f"{rel}#{pointer}"] = _norm(resolve_pointer(art.data, pointer))
-        except (PointerError, OSError, ValueError):
+            out[f"{rel}#{selector}"] = _norm(measure.cited_value(art.data, kind, selector))
+        except (PointerError, OSError, ValueError, RecursionError):
             return None
     return out
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
-from .evidence import ArtifactStore, PointerError, is_number, json_kind, parse_pointer, resolve_pointer
+from . import measure, units
+from .evidence import ArtifactStore, PointerError, json_kind, resolve_pointer
 from .findings import Finding, finding
-from .model import MEASURED, DATE_RE, URL_RE, Settings, parse_date
+from .measure import Measurement
+from .model import HONEST, MEASURED, DATE_RE, URL_RE, Settings, parse_date
 from .paths import PathProblem, is_url
 
 if TYPE_CHECKING:
@@ -29,9 +31,14 @@ def check_dimension(rec: "DimensionRecord", settings: Settings, store: ArtifactS
         findings.append(finding("SC302", doc.file, doc.pos(("result",), key=True),
                                 f"status '{dim.status}' has no number, so it must not have a result",
                                 "remove result:, or set the status the measurement supports"))
-    value = measured_value(rec, store, findings) if measured and dim.result is not None else None
-    if value is not None and dim.status != "simulated":
+    value = read_result(rec, store, findings) if measured and dim.result is not None else None
+    if value is not None:
         _check_honesty(rec, value, settings.parity_tolerance, findings)
+    if dim.sota.unit is not None and not units.parse(dim.sota.unit).known:
+        findings.append(finding("SC508", doc.file, doc.pos(("sota", "unit")),
+                                f"unit '{dim.sota.unit}' is not one scorecard knows; it compares only with a unit "
+                                "spelled exactly the same", "use a unit such as ms, s, MB/s, tok/s, Wh/token, x or %, "
+                                "or keep the result's exact spelling"))
     _check_source_date(rec, settings, today, findings)
     for i, entry in enumerate(dim.trace):
         target = entry if isinstance(entry, str) else entry.target
@@ -88,93 +95,50 @@ def evidence_date(art, store: ArtifactStore) -> tuple[date | None, str]:
 
 def _check_evidence_age(rec: "DimensionRecord", settings: Settings, store: ArtifactStore, today: date,
                         findings: list[Finding]) -> None:
-    art = store.get(rec.model.result.evidence)
-    measured, how = evidence_date(art, store)
-    if measured is None:
+    dated = [(evidence_date(store.get(rel), store), loc, rel) for loc, rel in measure.evidence_files(rec.model.result)]
+    dated = [(when, loc, rel) for when, loc, rel in dated if when[0] is not None]
+    if not dated:
         return
+    (measured, how), loc, rel = min(dated, key=lambda d: d[0][0])  # the oldest input decides
     age = months_between((measured.year, measured.month), today)
     limit = settings.stale_evidence_after_months
     if age > limit:
         source = "its meta.date" if how == "meta.date" else "the last git commit that changed it"
-        findings.append(finding("SC310", rec.doc.file, rec.doc.pos(("result", "evidence")),
-                                f"the evidence {art.rel} was measured {age} months ago ({measured.isoformat()}, from "
+        findings.append(finding("SC310", rec.doc.file, rec.doc.pos(loc),
+                                f"the evidence {rel} was measured {age} months ago ({measured.isoformat()}, from "
                                 f"{source}); stale_evidence_after_months is {limit}",
                                 "measure again and commit the new artifact, or say in the claim how old the number is"))
 
 
-def measured_value(rec: "DimensionRecord", store: ArtifactStore, out: list[Finding]) -> float | None:
-    """The number rec's result points at, or None after recording in out why it cannot be had."""
-    doc, result = rec.doc, rec.model.result
-    ev_pos, ptr_pos = doc.pos(("result", "evidence")), doc.pos(("result", "pointer"))
-    rel = result.evidence
-    if not rel.startswith("evidence/") or not rel.endswith(".json"):
-        out.append(finding("SC303", doc.file, ev_pos, f"evidence '{rel}' is not a .json file under evidence/",
-                           "move the artifact to evidence/ and cite it as evidence/<name>.json"))
-        return None
-    try:
-        art = store.get(rel)
-    except PathProblem as exc:
-        out.append(finding(exc.code, doc.file, ev_pos, exc.message, exc.hint))
-        return None
-    if art.error == "missing":
-        out.append(finding("SC304", doc.file, ev_pos, f"evidence file '{rel}' does not exist",
-                           "commit the artifact, or fix the path (it is relative to the ledger root)"))
-        return None
-    if art.error:
-        out.append(finding("SC305", doc.file, ev_pos, f"evidence file '{rel}' is {art.error}",
-                           "regenerate the artifact as strict JSON (NaN and Infinity are not JSON; use null)"))
-        return None
-    try:
-        parse_pointer(result.pointer)
-        value = resolve_pointer(art.data, result.pointer)
-    except PointerError as exc:
-        code = "SC306" if exc.syntax else "SC307"
-        hint = ("write an RFC 6901 pointer such as /runs/peak/ratio (escape '~' as ~0 and '/' as ~1)" if exc.syntax
-                else f"point at a number that exists in {rel}")
-        out.append(finding(code, doc.file, ptr_pos, f"pointer '{result.pointer}' in {rel}: {exc.message}", hint))
-        return None
-    if not is_number(value):
-        what = json_kind(value)
-        out.append(finding("SC308", doc.file, ptr_pos,
-                           f"pointer '{result.pointer}' in {rel} names a {what}, not a finite number",
-                           "point at the number itself (a boolean, string or null is not a measurement)"))
-        return None
-    return float(value)
+def read_result(rec: "DimensionRecord", store: ArtifactStore, out: list[Finding]) -> Measurement | None:
+    """The measurement rec's result names, or None after recording in out why it cannot be had."""
+    doc = rec.doc
+    reading = measure.read(rec.model.result, store.get)
+    for p in reading.problems:
+        out.append(finding(p.code, doc.file, doc.pos(p.loc, key=p.loc[-1] in _KEY_LOCS or p.loc[-2:-1] == ("inputs",)), p.message, p.hint))
+    return None if reading.errors else reading.measurement
 
 
-def margin(result: float, bar: float, better: str) -> float:
-    """How far result is ahead of bar, relative to the bar (negative: behind)."""
-    diff = (result - bar) / abs(bar) if bar else result - bar
-    return diff if better == "higher" else -diff
+# Problems about a whole mapping point at its key; the rest at the value.
+_KEY_LOCS = frozenset({"result", "low", "high", "inputs"})
 
 
-def _check_honesty(rec: "DimensionRecord", value: float, tolerance: float, findings: list[Finding]) -> None:
+def _check_honesty(rec: "DimensionRecord", m: Measurement, tolerance: float, findings: list[Finding]) -> None:
     dim, doc = rec.model, rec.doc
     sota = dim.sota
-    if sota.value is None or dim.result is None or sota.unit.strip() != dim.result.unit.strip():
+    if sota.value is None or dim.status not in HONEST:
         return
-    m = margin(value, sota.value, sota.better)
-    shown = f"{_num(value)} {dim.result.unit} against the bar {_num(sota.value)} {sota.unit} ({sota.better} is better)"
-    pos = doc.pos(("status",))
-    if dim.status == "leads" and m <= 0:
-        findings.append(finding("SC501", doc.file, pos, f"status is leads, but the result is {shown}",
-                                "set the status the numbers support (parity or trails)"))
-    elif dim.status == "leads" and m <= tolerance:
-        findings.append(finding("SC504", doc.file, pos,
-                                f"status is leads by {m:.1%}, within the parity tolerance of {tolerance:.0%}: {shown}",
-                                "consider status parity; a lead inside the tolerance is noise"))
-    elif dim.status == "trails" and m >= 0:
-        findings.append(finding("SC502", doc.file, pos, f"status is trails, but the result is {shown}",
-                                "set the status the numbers support (parity or leads)"))
-    elif dim.status == "parity" and abs(m) > tolerance:
-        findings.append(finding("SC503", doc.file, pos,
-                                f"status is parity, but the result is {abs(m):.1%} {'ahead' if m > 0 else 'behind'} "
-                                f"(tolerance {tolerance:.0%}): {shown}",
-                                f"set status {'leads' if m > 0 else 'trails'}, or widen parity_tolerance in scorecard.yaml"))
-
-
-def _num(x: float) -> str:
-    return f"{x:g}"
+    c = measure.compare(m, sota, tolerance)
+    if c is None:
+        why = measure.not_compared(m, sota)
+        findings.append(finding("SC507", doc.file, doc.pos(("result", "unit")),
+                                f"status '{dim.status}' cannot be checked against the bar: {why}",
+                                f"give the result in a unit that converts to the bar's ({sota.unit}), e.g. ms and s, "
+                                "kB and KiB, tok/s; or set status simulated or no-claim"))
+        return
+    problem = measure.judge(dim.status, m, c)
+    if problem is not None:
+        findings.append(finding(problem.code, doc.file, doc.pos(problem.loc), problem.message, problem.hint))
 
 
 def months_between(then: tuple[int, int], now: date) -> int:

@@ -59,8 +59,17 @@ trace:                                # optional: files, file.json#/pointer, or 
 
 RESULT = """result:                               # required for leads, parity, trails, simulated
   evidence: evidence/{evidence}        # a JSON file under evidence/
-  pointer: {pointer}            # RFC 6901 pointer to the number
-  unit: {unit}                          # must equal sota.unit for the honesty check
+  pointer: {pointer}            # RFC 6901 pointer to the number, or to an array of runs
+  # path: "$.benchmarks[?@.name == 'test_x'].stats.median"   # or an RFC 9535 JSONPath query instead of pointer
+  unit: {unit}                          # converted to sota.unit before the honesty check (s, ms, kB, KiB, tok/s, x, %)
+  # stat: median                      # for runs: median (default), mean, min or max; a lead needs its 95% CI ahead
+  # low: {{pointer: /ci/low}}            # an interval the artifact reports itself (with high:)
+  # high: {{pointer: /ci/high}}
+  # A derived value instead of evidence/pointer:
+  #   expr: ours / theirs               # + - * / and parentheses over the inputs' names
+  #   inputs:
+  #     ours: {{evidence: evidence/compare.json, pointer: /ours/tok_s, unit: tok/s}}
+  #     theirs: {{evidence: evidence/compare.json, pointer: /theirs/tok_s, unit: tok/s}}
 """
 
 GITIGNORE = "site/\n.site-*/\n"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from scorecard import pipeline
-from scorecard.rules import margin
+from scorecard.measure import margin
 
 
 def write(root: Path, rel: str, text: str) -> None:
@@ -45,8 +45,17 @@ def test_honesty(base_ledger, status, value, better, codes):
     assert set_result(base_ledger, status, value, better) == codes
 
 
-def test_honesty_needs_a_shared_unit(base_ledger):
-    assert set_result(base_ledger, "leads", 1, unit="rps") == []
+@pytest.mark.parametrize("status,value,unit,codes", [
+    # The bar is 10 req/s, higher is better: units convert before the status is judged.
+    ("leads", 720, "req/min", []), ("leads", 540, "req/min", ["SC501"]), ("parity", 0.0101, "req/ms", []),
+    ("trails", 0.0101, "requests/ms", ["SC502"]),
+    # A unit that does not convert never switches the check off (the loophole of issue 11).
+    ("leads", 1, "rps", ["SC507", "SC508"]), ("leads", 1, "ms", ["SC507"]), ("parity", 10, "tok/s", ["SC507"]),
+    # Simulated values are not judged against the bar; an unknown unit still warns.
+    ("simulated", 1, "rps", ["SC508"]), ("simulated", 1, "ms", []),
+])
+def test_honesty_converts_units_and_refuses_incomparable_ones(base_ledger, status, value, unit, codes):
+    assert sorted(set_result(base_ledger, status, value, unit=unit)) == codes
 
 
 def test_parity_tolerance_comes_from_settings(base_ledger):

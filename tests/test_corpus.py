@@ -25,8 +25,9 @@ def test_bad_ledger(name, tmp_path):
     result, _ = pipeline.validate(root)
     found = [f for f in result.findings if f.code == expect["code"]]
     assert found, f"{name}: expected {expect['code']}, got {[(f.code, f.file, f.line) for f in result.findings]}"
-    hit = [f for f in found if f.file == expect["file"] and f.line == expect["line"]]
-    assert hit, f"{name}: {expect['code']} not at {expect['file']}:{expect['line']}: {found}"
+    hit = [f for f in found if f.file == expect["file"] and f.line == expect["line"]
+           and f.col == expect.get("col", f.col)]
+    assert hit, f"{name}: {expect['code']} not at {expect['file']}:{expect['line']}:{expect.get('col')}: {found}"
     assert all(f.hint for f in result.findings), "every finding says what to do"
     if "message" in expect:
         assert any(re.search(expect["message"], f.message + " " + f.hint) for f in hit)

@@ -67,7 +67,7 @@ def test_evidence_only_change(history):
     _, root = history
     changes = diff(root, "start", "evidence-only")
     assert list(changes) == ["alpha"]
-    assert changes["alpha"]["lines"] == ["measured value 12 req/s → 12.9 req/s, +7.5 % (from the evidence file only)"]
+    assert changes["alpha"]["lines"] == ["measured value 12 req/s → 12.9 req/s, +7.5 %, better (from the evidence file only)"]
 
 
 def test_status_change(history):
@@ -134,7 +134,7 @@ def test_reviews_recorded_and_claims_turned_suspect(tmp_path):
     assert diff(root, "start", "reviewed")["alpha"]["lines"] == [
         "reviewed: a person checked the claim against what it rests on now"]
     assert diff(root, "reviewed", "rerun")["alpha"]["lines"] == [
-        "measured value 12 req/s → 11.5 req/s, -4.2 % (from the evidence file only)",
+        "measured value 12 req/s → 11.5 req/s, -4.2 %, worse (from the evidence file only)",
         "now suspect: what it rests on changed since its review"]
     # In the working tree git knows the reviewed version, so the line names what changed.
     git(root, "reset", "-q", "--soft", "reviewed")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorecard.render import (_markdown, brief, fmt_number, fmt_value, json_lines, markdown_block, markdown_inline,
+from scorecard.numfmt import fmt_number, fmt_value
+from scorecard.render import (_markdown, brief, json_lines, markdown_block, markdown_inline,
                               pointer_anchor)
 
 
@@ -31,8 +32,12 @@ def test_markdown_safety(text, html):
 
 
 def test_numbers():
-    assert [fmt_number(v) for v in (1840.0, 33.8, 0.00031, 7.4, 12345.5, 1e20)] == \
-        ["1,840", "33.8", "0.00031", "7.4", "12,345.5", "1e+20"]
+    assert [fmt_number(v) for v in (1840.0, 33.8, 0.00031, 7.4, 12345.5, 1e20, 0.0811949, 1.15748, 33.0, -2.345)] == \
+        ["1,840", "33.8", "0.00031", "7.4", "12,346", "1e20", "0.0812", "1.16", "33", "-2.35"]
+    # Scaled for reading within the unit's prefix family; units without one are kept as written.
+    assert [fmt_value(v, u) for v, u in ((0.0811949, "s"), (262144, "B"), (256, "KiB"), (1500, "kB"),
+                                         (33.8, "milliseconds"), (1.15748, "x"), (0.0004, "s"), (12.94, "req/s"))] == \
+        ["81.2 ms", "262 kB", "256 KiB", "1.5 MB", "33.8 milliseconds", "1.16x", "400 µs", "12.9 req/s"]
     assert fmt_value(4.1, "x") == "4.1x" and fmt_value(33.8, "ms") == "33.8 ms" and fmt_value(59, "%") == "59%"
 
 
@@ -66,4 +71,4 @@ def test_assembled_data_json_equals_a_plain_dump(tmp_path):
     pages = dict(Site(resolved).iter_pages())
     assert not isinstance(pages["data.json"], bytes)  # streamed in chunks
     assert b"".join(pages["data.json"]) == _json(ledger_data(resolved))
-    assert len(j.loads(Site(resolved).render()["data.json"])["categories"]) == 2
+    assert len(j.loads(Site(resolved).render()["data.json"])["categories"]) == 3

@@ -102,9 +102,9 @@ def test_measured_values_come_from_the_artifacts(example_site):
 def test_index_lists_every_dimension_with_status_in_text(example_site):
     page = (example_site / "index.html").read_text()
     rows = re.findall(r'<tr data-status="([a-z-]+)">', page)
-    assert len(rows) == 11 and set(rows) == {"leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"}
+    assert len(rows) == 15 and set(rows) == {"leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"}
     text = text_of(page)
-    assert "leads : 1" in text and "no claim : 6" in text
+    assert "leads : 2" in text and "no claim : 6" in text
     assert 'href="cost-efficiency/index.html#goodput-under-sla"' in page
 
 
@@ -112,7 +112,7 @@ def test_json_export(example_site):
     data = json.loads((example_site / "data.json").read_text())
     assert data["schema_version"] == 1
     dims = [d for c in data["categories"] for d in c["dimensions"]]
-    assert len(dims) == 11
+    assert len(dims) == 15
     decode = next(d for d in dims if d["id"] == "decode-throughput")
     assert decode["file"] == "claims/latency-and-reuse/decode-throughput.yaml"
     assert decode["measured"]["value"] == 1840.0 and decode["comparison"]["standing"] == "behind"
@@ -299,3 +299,38 @@ def test_template_cache_is_used_and_changes_no_byte(tmp_path):
     uncached = build(tmp_path / "c", SCORECARD_NO_CACHE="1", XDG_CACHE_HOME=str(tmp_path / "none"))
     assert first == second == uncached
     assert not (tmp_path / "none").exists()
+
+
+def test_values_from_tool_output_read_as_a_person_writes_them(example_site):
+    page = text_of((example_site / "tool-output/index.html").read_text())
+    # hyperfine's runs in seconds against a bar in ms: the median, scaled, with n and its interval
+    assert "Measured: 81.2 ms (median of n = 12 runs; 96.1% CI 79.3–83.8 ms)" in page
+    assert "32.3% ahead of the bar" in page
+    assert "at $.results[0].times" in page
+    # a pytest-benchmark entry found by name, in µs like its bar
+    assert "Measured: 11.8 µs" in page and "level with the bar (1.7% ahead, within tolerance)" in page
+    # a derived value shows its formula and each input with its provenance
+    assert "Computed as fak / sglang from:" in page
+    assert "fak = 1,380 tok/s , read from evidence/sample/tools/serving-compare.json at /fak/peak_tok_s" in page
+    assert "Measured: 0.75x" in page and "25% behind the bar" in page
+    # an interval the artifact reports
+    assert "1.41 s (interval 1.37–1.47 s reported by the artifact)" in page
+    data = json.loads((example_site / "tool-output/data.json").read_text())
+    ratio = next(d for d in data["dimensions"] if d["id"] == "peak-decode-vs-sglang")["measured"]
+    assert ratio["expr"] == "fak / sglang" and ratio["inputs"]["sglang"]["value"] == 1840.0
+    start = next(d for d in data["dimensions"] if d["id"] == "cli-start-time")
+    assert start["measured"]["n"] == 12 and start["measured"]["stat"] == "median"
+    assert start["comparison"]["unit"] == "ms" and round(start["comparison"]["value"], 3) == 81.185
+
+
+def test_a_value_not_compared_with_its_bar_says_why(tmp_path):
+    from scorecard import pipeline
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    alpha = root / "claims/core/alpha.yaml"
+    alpha.write_text(alpha.read_text().replace("status: leads", "status: simulated").replace(
+        "  unit: req/s\ntrace:", "  unit: ms\ntrace:"))
+    out = pipeline.build(root, root / "site")
+    assert not out.refused
+    page = text_of((root / "site/core/index.html").read_text())
+    assert "Not compared with the bar: the result's unit ms cannot be converted to the bar's unit req/s." in page

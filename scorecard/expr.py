@@ -1,0 +1,112 @@
+"""Derived values: `+ - * /`, parentheses, numbers and names, with units carried through. Never eval.
+
+The expression is parsed by Python's `ast` in eval mode, and every node must be one of
+Expression, BinOp (+ - * /), UnaryOp (+ -), a numeric Constant or a Name; anything else is refused
+before any evaluation happens.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass
+
+from .units import Dims, Unit
+
+MAX_LENGTH = 500
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+
+
+class ExprError(ValueError):
+    """An expression that cannot be evaluated: bad syntax, an unknown name, division by zero, mixed units."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number in base units, with its dimensions (() is dimensionless)."""
+
+    value: float
+    dims: Dims
+
+    @staticmethod
+    def of(value: float, unit: Unit | None) -> Quantity:
+        """value in unit, as a quantity in base units (no unit: a plain number)."""
+        return Quantity(value, ()) if unit is None else Quantity(value * unit.factor, unit.dims)
+
+
+def parse(text: str) -> ast.Expression:
+    """The checked syntax tree of an expression; ExprError saying what is not allowed."""
+    if len(text) > MAX_LENGTH:
+        raise ExprError(f"the expression is longer than {MAX_LENGTH} characters")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise ExprError(f"'{text.strip()}' is not an arithmetic expression ({exc.msg})") from None
+    except (ValueError, RecursionError, MemoryError):
+        raise ExprError("the expression is nested too deeply or is not text") from None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Load, ast.UAdd, ast.USub)):
+            continue
+        if isinstance(node, tuple(_OPS)):
+            continue
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            continue
+        raise ExprError(f"{_describe(node)} is not allowed: use + - * /, parentheses, numbers and input names")
+    return tree
+
+
+def _describe(node: ast.AST) -> str:
+    if isinstance(node, ast.Constant):
+        return f"the constant {node.value!r}"
+    if isinstance(node, (ast.operator, ast.unaryop)):
+        return f"the operator {type(node).__name__}"
+    return f"a {type(node).__name__} ({ast.unparse(node)})" if isinstance(node, ast.expr) else type(node).__name__
+
+
+def names(tree: ast.Expression) -> list[str]:
+    """The input names an expression uses, in order of first use."""
+    return list(dict.fromkeys(n.id for n in ast.walk(tree) if isinstance(n, ast.Name)))
+
+
+def evaluate(tree: ast.Expression, inputs: dict[str, Quantity]) -> Quantity:
+    """The expression's value over the named quantities."""
+    try:
+        result = _eval(tree.body, inputs)
+    except RecursionError:
+        raise ExprError("the expression is nested too deeply") from None
+    if not math.isfinite(result.value):
+        raise ExprError("the expression's value is not a finite number")
+    return result
+
+
+def _eval(node: ast.expr, inputs: dict[str, Quantity]) -> Quantity:
+    if isinstance(node, ast.Constant):
+        return Quantity(float(node.value), ())
+    if isinstance(node, ast.Name):
+        if node.id not in inputs:
+            known = ", ".join(sorted(inputs)) or "none"
+            raise ExprError(f"'{node.id}' is not one of the inputs (inputs: {known})")
+        return inputs[node.id]
+    if isinstance(node, ast.UnaryOp):
+        inner = _eval(node.operand, inputs)
+        return Quantity(-inner.value, inner.dims) if isinstance(node.op, ast.USub) else inner
+    assert isinstance(node, ast.BinOp)
+    a, b = _eval(node.left, inputs), _eval(node.right, inputs)
+    op = _OPS[type(node.op)]
+    if op in "+-":
+        if a.dims != b.dims:
+            raise ExprError(f"'{ast.unparse(node)}' adds or subtracts values in units that cannot be converted "
+                            "into each other")
+        return Quantity(a.value + b.value if op == "+" else a.value - b.value, a.dims)
+    if op == "*":
+        return Quantity(a.value * b.value, _combine(a.dims, b.dims, 1))
+    if b.value == 0:
+        raise ExprError(f"'{ast.unparse(node)}' divides by zero ({ast.unparse(node.right)} is 0)")
+    return Quantity(a.value / b.value, _combine(a.dims, b.dims, -1))
+
+
+def _combine(a: Dims, b: Dims, sign: int) -> Dims:
+    out = dict(a)
+    for base, exp in b:
+        out[base] = out.get(base, 0) + sign * exp
+    return tuple(sorted((k, v) for k, v in out.items() if v))

@@ -1,0 +1,542 @@
+"""Measurement: a result's number read from its evidence, and that number against the SOTA bar.
+
+The one place that knows how a value is selected (an RFC 6901 pointer or an RFC 9535 JSONPath
+query), how runs reduce to a statistic with its interval, how a derived value is computed from
+named inputs, how units convert, and how a value compares with its bar (margin, standing,
+tolerance). The honesty rules, the site, `diff`, `history` and `review` all ask here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from . import stats, units
+from .evidence import Artifact, PointerError, is_number, json_kind, resolve_pointer
+from .paths import PathProblem
+
+Loc = tuple  # a position inside the record, e.g. ("result", "inputs", "fak", "path")
+GetArtifact = Callable[[str], Artifact]
+MAX_QUERY = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why a value cannot be read or trusted: a rule code at a place in the record."""
+
+    code: str
+    loc: Loc
+    message: str
+    hint: str
+
+
+class _Refused(Exception):
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _refuse(code: str, loc: Loc, message: str, hint: str) -> _Refused:
+    return _Refused(Problem(code, loc, message, hint))
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One selection read from an artifact: where, what it selected, and the number it gave."""
+
+    evidence: str
+    selector: str  # the pointer or the JSONPath query, as written
+    kind: str  # "pointer" or "path"
+    value: float  # the number, or the statistic of the runs
+    unit: str | None
+    meta: dict
+    name: str | None = None  # the input's name, for a derived value
+    summary: stats.Summary | None = None  # for runs
+    at: str = ""  # the JSON pointer of the (first) value selected, where a link to the artifact points
+
+    @property
+    def cited(self) -> str:
+        """The selection as one text: file#/pointer or file#$.query."""
+        return f"{self.evidence}#{self.selector}"
+
+
+@dataclass(frozen=True, slots=True)
+class Measurement:
+    """The claimed number in the result's unit, with its uncertainty and provenance."""
+
+    value: float
+    unit: str
+    sources: tuple[Source, ...]
+    summary: stats.Summary | None = None  # when the value is the statistic of several runs
+    low: float | None = None  # an interval: the statistic's confidence interval, or the artifact's own
+    high: float | None = None
+    interval_from: str = ""  # "ci" (computed), "artifact" (named by low/high), or ""
+    expr: str | None = None
+
+    @property
+    def n(self) -> int:
+        """How many runs the value summarises (1 for a single number)."""
+        return self.summary.n if self.summary else 1
+
+    @property
+    def coverage(self) -> float | None:
+        """The confidence level of a computed interval."""
+        return self.summary.coverage if self.summary and self.interval_from == "ci" else None
+
+
+@dataclass(slots=True)
+class Reading:
+    """What read() found: the measurement (None when it cannot be had) and every problem on the way."""
+
+    measurement: Measurement | None
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Problem]:
+        """The problems that stop the value from being used."""
+        return [p for p in self.problems if p.code not in WARNINGS]
+
+
+WARNINGS = frozenset({"SC508", "SC315"})
+
+
+# --- selecting values ------------------------------------------------------------------------------
+
+def select(data: object, kind: str, selector: str) -> list[object]:
+    """The values a pointer or JSONPath query selects (a pointer always selects one)."""
+    if kind == "pointer":
+        return [resolve_pointer(data, selector)]
+    import jsonpath_rfc9535  # here: only ledgers that use path: pay for it
+
+    try:
+        return list(jsonpath_rfc9535.find(selector, data).values())
+    except jsonpath_rfc9535.JSONPathError as exc:
+        raise PointerError(f"path '{selector}': {exc}", syntax=True) from None
+
+
+def located(data: object, kind: str, selector: str) -> list[str]:
+    """The JSON pointers of the values a selection names (where the evidence page highlights them)."""
+    if kind == "pointer":
+        return [selector]
+    import jsonpath_rfc9535
+
+    from .evidence import escape_token
+
+    return ["".join("/" + escape_token(str(part)) for part in node.location)
+            for node in jsonpath_rfc9535.find(selector, data)]
+
+
+def cited_value(data: object, kind: str, selector: str) -> object:
+    """What a selection cites, for fingerprints and displays: the value, or the list a query selected."""
+    found = select(data, kind, selector)
+    return found[0] if kind == "pointer" else found
+
+
+def _artifact(rel: str, get: GetArtifact, loc: Loc) -> Artifact:
+    if not rel.startswith("evidence/") or not rel.endswith(".json"):
+        raise _refuse("SC303", loc, f"evidence '{rel}' is not a .json file under evidence/",
+                      "move the artifact to evidence/ and cite it as evidence/<name>.json")
+    try:
+        art = get(rel)
+    except PathProblem as exc:
+        raise _refuse(exc.code, loc, exc.message, exc.hint) from None
+    if art.error == "missing":
+        raise _refuse("SC304", loc, f"evidence file '{rel}' does not exist",
+                      "commit the artifact, or fix the path (it is relative to the ledger root)")
+    if art.error:
+        raise _refuse("SC305", loc, f"evidence file '{rel}' is {art.error}",
+                      "regenerate the artifact as strict JSON (NaN and Infinity are not JSON; use null)")
+    return art
+
+
+def _selector(spec, loc: Loc) -> tuple[str, str, Loc]:
+    """(kind, selector, its loc) of a mapping with exactly one of pointer: and path:."""
+    if spec.pointer is not None and spec.path is not None:
+        raise _refuse("SC208", loc + ("path",), "give either pointer: or path:, not both",
+                      "keep the JSON pointer (/a/0/b) or the JSONPath query ($.a[0].b), and remove the other")
+    if spec.pointer is None and spec.path is None:
+        raise _refuse("SC208", loc, "a selection needs pointer: (RFC 6901) or path: (RFC 9535 JSONPath)",
+                      "add pointer: /path/to/value, or path: $.query.to.value")
+    if spec.pointer is not None:
+        return "pointer", spec.pointer, loc + ("pointer",)
+    return "path", spec.path, loc + ("path",)
+
+
+def _numbers(art: Artifact, kind: str, selector: str, loc: Loc) -> tuple[list[float], bool]:
+    """(numbers, whether they are runs) a selection names in art; refused with the query and what it found.
+
+    An array of numbers, or a query selecting several numbers, is a set of runs; anything else is one number.
+    """
+    rel = art.rel
+    if kind == "pointer":
+        try:
+            from .evidence import parse_pointer
+
+            parse_pointer(selector)
+            found = [resolve_pointer(art.data, selector)]
+        except PointerError as exc:
+            code = "SC306" if exc.syntax else "SC307"
+            hint = ("write an RFC 6901 pointer such as /runs/peak/ratio (escape '~' as ~0 and '/' as ~1)" if exc.syntax
+                    else f"point at a number that exists in {rel}")
+            raise _refuse(code, loc, f"pointer '{selector}' in {rel}: {exc.message}", hint) from None
+    else:
+        found = _query(art, selector, loc)
+    if len(found) == 1 and isinstance(found[0], list):
+        runs = found[0]
+        if not runs:
+            raise _refuse("SC308", loc, f"{kind} '{selector}' in {rel} names an empty array: no runs to summarise",
+                          "point at an array with at least one number, or at the number itself")
+        bad = next((i for i, v in enumerate(runs) if not is_number(v)), None)
+        if bad is not None:
+            raise _refuse("SC308", loc, f"{kind} '{selector}' in {rel} names an array whose item {bad} is a "
+                          f"{json_kind(runs[bad])}, not a finite number",
+                          "an array of runs must hold only numbers (one per run)")
+        return [float(v) for v in runs], True
+    bad = next((i for i, v in enumerate(found) if not is_number(v)), None)
+    if bad is not None:
+        what = json_kind(found[bad])
+        many = f"selects {len(found)} values; value {bad} is a {what}" if len(found) > 1 else f"names a {what}"
+        raise _refuse("SC308", loc, f"{kind} '{selector}' in {rel} {many}, not a finite number",
+                      "select the number itself (a boolean, string, null or object is not a measurement)")
+    return [float(v) for v in found], len(found) > 1
+
+
+def _query(art: Artifact, query: str, loc: Loc) -> list[object]:
+    import jsonpath_rfc9535
+
+    if len(query) > MAX_QUERY:
+        raise _refuse("SC311", loc, f"the JSONPath query is longer than {MAX_QUERY} characters",
+                      "select the value with a shorter query")
+    try:
+        found = list(jsonpath_rfc9535.find(query, art.data).values())
+    except jsonpath_rfc9535.JSONPathError as exc:
+        raise _refuse("SC311", loc, f"path '{query}' is not an RFC 9535 JSONPath query: {exc}",
+                      "start with $ and filter with [?@.name == 'x'], e.g. "
+                      "$.benchmarks[?@.name == 'test_x'].stats.median"
+                      ) from None
+    except (RecursionError, MemoryError):
+        raise _refuse("SC311", loc, f"path '{query}' nests too deeply",
+                      "select the value with a simpler query") from None
+    if not found:
+        raise _refuse("SC312", loc, f"path '{query}' selects nothing in {art.rel}",
+                      f"check the names and indexes in the query against {art.rel}")
+    return found
+
+
+def _source(spec, get: GetArtifact, loc: Loc, evidence: str, name: str | None = None,
+            unit: str | None = None) -> Source:
+    art = _artifact(evidence, get, loc + ("evidence",))
+    kind, selector, sel_loc = _selector(spec, loc)
+    values, runs = _numbers(art, kind, selector, sel_loc)
+    summary = stats.summarise(values, getattr(spec, "stat", None) or "median") if runs else None
+    value = summary.value if summary else values[0]
+    meta = art.meta if isinstance(art.meta, dict) else {}
+    at = selector if kind == "pointer" else located(art.data, kind, selector)[0]
+    return Source(evidence, selector, kind, value, unit, meta, name, summary, at)
+
+
+def selections(result) -> list[tuple[str, str, str]]:
+    """(evidence, kind, selector) of every value a result reads: its selection, its bounds, its inputs."""
+    out = []
+    if result.evidence is not None:
+        for spec in (result, result.low, result.high):
+            if spec is not None and (spec.pointer is not None or spec.path is not None):
+                kind = "pointer" if spec.pointer is not None else "path"
+                out.append((result.evidence, kind, spec.pointer if kind == "pointer" else spec.path))
+    for _, spec in sorted((result.inputs or {}).items()):
+        if spec.pointer is not None or spec.path is not None:
+            kind = "pointer" if spec.pointer is not None else "path"
+            out.append((spec.evidence, kind, spec.pointer if kind == "pointer" else spec.path))
+    return out
+
+
+def described(result) -> dict[str, str]:
+    """The parts of a result, beside its values, that change what it claims (for the review fingerprint)."""
+    out = {"result.unit": result.unit.strip()}
+    if result.stat is not None:
+        out["result.stat"] = result.stat
+    if result.expr is not None:
+        out["result.expr"] = " ".join(result.expr.split())
+    for name, spec in sorted((result.inputs or {}).items()):
+        if spec.unit is not None:
+            out[f"result.inputs.{name}.unit"] = spec.unit.strip()
+        if spec.stat is not None:
+            out[f"result.inputs.{name}.stat"] = spec.stat
+    return out
+
+
+def evidence_files(result) -> list[tuple[Loc, str]]:
+    """(where in the record, path) of every evidence file a result reads."""
+    if result.evidence is not None:
+        return [(("result", "evidence"), result.evidence)]
+    return [(("result", "inputs", name, "evidence"), spec.evidence)
+            for name, spec in sorted((result.inputs or {}).items())]
+
+
+# --- reading a result ------------------------------------------------------------------------------
+
+def read(result, get: GetArtifact) -> Reading:
+    """The measurement a result names (a selection, runs, an own interval, or an expression)."""
+    out = Reading(None)
+    try:
+        out.measurement = _derived(result, get, out) if result.expr is not None or result.inputs is not None \
+            else _selected(result, get)
+    except _Refused as exc:
+        out.problems.append(exc.problem)
+    for where, unit in _units(result):
+        if not units.parse(unit).known:
+            out.problems.append(Problem("SC508", where, f"unit '{unit}' is not one scorecard knows; it compares only "
+                                        "with a unit spelled exactly the same",
+                                        "use a unit such as ms, s, MB/s, tok/s, Wh/token, x or % (docs/format.md lists "
+                                        "them), or keep the bar's exact spelling"))
+    return out
+
+
+def _units(result) -> list[tuple[Loc, str]]:
+    found = [(("result", "unit"), result.unit)]
+    for name, spec in sorted((result.inputs or {}).items()):
+        if spec.unit is not None:
+            found.append((("result", "inputs", name, "unit"), spec.unit))
+    return found
+
+
+def _selected(result, get: GetArtifact) -> Measurement:
+    loc = ("result",)
+    for key in ("inputs",):
+        if getattr(result, key) is not None:
+            raise _refuse("SC208", loc + (key,), "inputs: belongs to a derived value, which needs expr:",
+                          "add expr: over the inputs' names, or remove inputs:")
+    if result.evidence is None:
+        raise _refuse("SC208", loc, "a result needs evidence: with pointer: or path:, or expr: with inputs:",
+                      "add evidence: evidence/<file>.json and pointer: /path/to/value")
+    src = _source(result, get, loc, result.evidence, unit=result.unit)
+    if (result.low is None) != (result.high is None):
+        missing = "high" if result.high is None else "low"
+        raise _refuse("SC313", loc + ("low" if result.low is not None else "high",),
+                      f"an interval needs both low: and high:; {missing}: is missing",
+                      f"add {missing}: {{pointer: ...}} naming the other end of the artifact's interval")
+    if result.low is None:
+        if src.summary is None:
+            return Measurement(src.value, result.unit, (src,))
+        s = src.summary
+        interval = "ci" if s.low is not None else ""
+        return Measurement(s.value, result.unit, (src,), s, s.low, s.high, interval)
+    if src.summary is not None:
+        raise _refuse("SC313", loc + ("low",), "low: and high: name an interval for a single number, but the "
+                      f"result selects {src.summary.n} runs (their interval is computed)",
+                      "remove low: and high:, or select the single value the interval belongs to")
+    art = get(result.evidence)
+    ends = []
+    for key in ("low", "high"):
+        bound = getattr(result, key)
+        kind, selector, sel_loc = _selector(bound, loc + (key,))
+        values, runs = _numbers(art, kind, selector, sel_loc)
+        if runs:
+            raise _refuse("SC313", sel_loc, f"{key}: selects {len(values)} numbers, not one",
+                          "select the single number that bounds the interval")
+        ends.append(values[0])
+    low, high = ends
+    if not low <= src.value <= high:
+        raise _refuse("SC313", loc + ("low",),
+                      f"the interval {low:g}–{high:g} does not contain the value {src.value:g}",
+                      "check that low: and high: name the lower and upper bound of this value's interval")
+    return Measurement(src.value, result.unit, (src,), None, low, high, "artifact")
+
+
+def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
+    from . import expr as expressions
+
+    loc = ("result",)
+    for key in ("evidence", "pointer", "path", "stat", "low", "high"):
+        if getattr(result, key) is not None:
+            raise _refuse("SC208", loc + (key,), f"a derived value (expr:) takes its numbers from inputs:, so "
+                          f"{key}: does not belong here",
+                          f"move {key}: into one of the inputs, or remove expr: and inputs:")
+    if result.expr is None or not result.inputs:
+        raise _refuse("SC208", loc + ("inputs" if result.expr is not None else "expr",),
+                      "a derived value needs both expr: and at least one input under inputs:",
+                      "write expr: a / b and inputs: {a: {evidence: ..., pointer: ...}, b: {...}}")
+    try:
+        tree = expressions.parse(result.expr)
+    except expressions.ExprError as exc:
+        raise _refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}': {exc}",
+                      "use + - * /, parentheses, numbers and the names under inputs:") from None
+    used = expressions.names(tree)
+    for name in sorted(set(result.inputs) - set(used)):
+        out.problems.append(Problem("SC315", loc + ("inputs", name), f"input '{name}' is not used by expr "
+                                    f"'{result.expr.strip()}'", "use it in the expression, or remove it"))
+    sources = []
+    quantities = {}
+    for name in used:
+        if name not in result.inputs:
+            raise _refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}' uses '{name}', which is not "
+                          f"one of the inputs ({', '.join(sorted(result.inputs))})",
+                          f"add {name}: under inputs:, or fix the name in expr:")
+        spec = result.inputs[name]
+        src = _source(spec, get, loc + ("inputs", name), spec.evidence, name, spec.unit)
+        sources.append(src)
+        quantities[name] = expressions.Quantity.of(src.value, units.parse(spec.unit) if spec.unit else None)
+    try:
+        value = expressions.evaluate(tree, quantities)
+    except expressions.ExprError as exc:
+        raise _refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}': {exc}",
+                      "check the inputs' values and units") from None
+    target = units.parse(result.unit)
+    if any(spec.unit for spec in result.inputs.values()):
+        if value.dims != target.dims:
+            raise _refuse("SC314", loc + ("unit",), f"expr '{result.expr.strip()}' gives a value whose unit cannot "
+                          f"be expressed in {result.unit}", "make result.unit the unit the inputs' units combine to "
+                          "(tok/s ÷ tok/s is x)")
+        number = value.value / target.factor
+    else:
+        number = value.value
+    return Measurement(number, result.unit, tuple(sources), expr=" ".join(result.expr.split()))
+
+
+# --- against the bar -------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The measurement against the SOTA value, in the bar's unit."""
+
+    value: float  # the claimed value in the bar's unit
+    bar: float
+    unit: str  # the bar's unit
+    better: str
+    tolerance: float
+    margin: float  # relative lead (negative: behind), direction-aware
+    low: float | None = None  # the interval in the bar's unit
+    high: float | None = None
+    worst: float | None = None  # the interval's margins: its end nearest to behind, and nearest to ahead
+    best: float | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        """result / bar, in one unit."""
+        return self.value / self.bar if self.bar else None
+
+    @property
+    def standing(self) -> str:
+        """ahead or behind (the whole interval, where there is one, on that side and the margin beyond the
+        tolerance), else level."""
+        if self.margin > self.tolerance and (self.worst is None or self.worst > 0):
+            return "ahead"
+        if self.margin < -self.tolerance and (self.best is None or self.best < 0):
+            return "behind"
+        return "level"
+
+
+def margin(value: float, bar: float, better: str) -> float:
+    """How far value is ahead of bar, relative to the bar (negative: behind)."""
+    diff = (value - bar) / abs(bar) if bar else value - bar
+    return diff if better == "higher" else -diff
+
+
+def not_compared(m: Measurement, sota) -> str | None:
+    """Why m cannot be compared with the bar, in words; None when it can."""
+    if sota.value is None:
+        return "the SOTA bar has no number"
+    mine, theirs = units.parse(m.unit), units.parse(sota.unit)
+    if mine.comparable(theirs):
+        return None
+    unknown = [u.text for u in (mine, theirs) if not u.known]
+    if unknown:
+        return (f"the unit '{unknown[0]}' is not one scorecard knows, and the bar's unit is spelled "
+                f"'{sota.unit}' while the result's is '{m.unit}'")
+    return f"the result's unit {m.unit} cannot be converted to the bar's unit {sota.unit}"
+
+
+def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
+    """m against the bar, after converting units; None when they cannot be compared (see not_compared)."""
+    if not_compared(m, sota) is not None:
+        return None
+    mine, theirs = units.parse(m.unit), units.parse(sota.unit)
+    value = mine.to(m.value, theirs)
+    c_margin = margin(value, sota.value, sota.better)
+    if m.low is None or m.high is None:
+        return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin)
+    low, high = mine.to(m.low, theirs), mine.to(m.high, theirs)
+    ends = sorted((margin(low, sota.value, sota.better), margin(high, sota.value, sota.better)))
+    return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, low, high, ends[0], ends[1])
+
+
+def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
+    """Whether status agrees with the comparison: None, or the honesty problem (SC501-SC506)."""
+    shown = _shown(m, c)
+    loc = ("status",)
+    tol = c.tolerance
+    if status == "leads":
+        if c.margin <= 0:
+            return Problem("SC501", loc, f"status is leads, but the result is {shown}",
+                           "set the status the numbers support (parity or trails)")
+        if c.worst is not None and c.worst <= 0:
+            return Problem("SC505", loc, f"status is leads, but the {_interval_words(m)} reaches the bar: {shown}",
+                           "a lead needs the whole interval better than the bar: measure more runs, or claim parity")
+        if c.margin <= tol:
+            return Problem("SC504", loc, f"status is leads by {c.margin:.1%}, within the parity tolerance of "
+                           f"{tol:.0%}: {shown}", "consider status parity; a lead inside the tolerance is noise")
+    elif status == "trails":
+        if c.margin >= 0:
+            return Problem("SC502", loc, f"status is trails, but the result is {shown}",
+                           "set the status the numbers support (parity or leads)")
+        if c.best is not None and c.best >= 0:
+            return Problem("SC506", loc, f"status is trails, but the {_interval_words(m)} reaches the bar: {shown}",
+                           "a trail needs the whole interval worse than the bar: measure more runs, or claim parity")
+    elif status == "parity" and c.standing != "level":
+        side = "ahead" if c.margin > 0 else "behind"
+        whole = f"; the whole {_interval_words(m)} is {side}" if c.low is not None else ""
+        return Problem("SC503", loc, f"status is parity, but the result is {abs(c.margin):.1%} {side} (tolerance "
+                       f"{tol:.0%}){whole}: {shown}",
+                       f"set status {'leads' if c.margin > 0 else 'trails'}, "
+                       "or widen parity_tolerance in scorecard.yaml")
+    return None
+
+
+def change_words(old: float, old_unit: str | None, new: float, new_unit: str | None, better: str | None) -> str:
+    """A value's change as a reviewer reads it: '33 ms → 35.5 ms, +7.6 %, worse' (units converted first)."""
+    from .numfmt import fmt_value
+
+    text = f"{fmt_value(old, old_unit)} → {fmt_value(new, new_unit)}"
+    if old_unit and new_unit and units.parse(old_unit).comparable(units.parse(new_unit)):
+        base = units.parse(old_unit).to(old, units.parse(new_unit))
+    elif old_unit == new_unit:
+        base = old
+    else:
+        return text + " (units not comparable)"
+    if base:
+        text += f", {(new - base) / abs(base) * 100:+.1f} %"
+    if better in ("higher", "lower") and new != base:
+        text += ", better" if (new > base) == (better == "higher") else ", worse"
+    return text
+
+
+def in_unit(value: float, unit: str | None, target: str | None) -> float | None:
+    """value re-expressed in target, or None when the units cannot be converted."""
+    if unit == target:
+        return value
+    if not unit or not target:
+        return None
+    mine, theirs = units.parse(unit), units.parse(target)
+    return mine.to(value, theirs) if mine.comparable(theirs) else None
+
+
+def _g(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _interval_words(m: Measurement) -> str:
+    if m.interval_from == "artifact":
+        return "interval the artifact reports"
+    cov = m.coverage or stats.LEVEL
+    return f"{cov:.0%} confidence interval of the {m.summary.stat if m.summary else 'value'}"
+
+
+def _shown(m: Measurement, c: Comparison) -> str:
+    """The numbers behind a verdict: value (converted), interval and n, the bar and the direction."""
+    converted = f" (= {_g(m.value)} {m.unit})" if m.unit.strip() != c.unit.strip() else ""
+    text = f"{_g(c.value)} {c.unit}{converted}"
+    if m.summary is not None:
+        text = f"the {m.summary.stat} {text} of n = {m.summary.n} runs"
+    if c.low is not None:
+        text += f", interval {_g(c.low)}–{_g(c.high)} {c.unit}"
+    return f"{text} against the bar {_g(c.bar)} {c.unit} ({c.better} is better)"

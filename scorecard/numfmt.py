@@ -1,0 +1,74 @@
+"""Numbers as a person writes them: three significant figures, whole numbers in full, units scaled for reading."""
+
+from __future__ import annotations
+
+import math
+
+from .units import parse, readable
+
+SIGNIFICANT = 3
+
+
+def fmt_number(value: float, sig: int = SIGNIFICANT) -> str:
+    """1,840 · 33.8 · 0.00031 · 7.4 · 81.2: sig significant figures, but never fewer than the whole digits."""
+    if value == 0 or not math.isfinite(value):
+        return "0" if value == 0 else str(value)
+    magnitude = abs(value)
+    if magnitude >= 1e15 or magnitude < 1e-6:
+        mantissa, _, exp = f"{value:.{sig - 1}e}".partition("e")
+        return f"{_trim(mantissa)}e{int(exp)}"
+    decimals = sig - 1 - math.floor(math.log10(magnitude))
+    if decimals <= 0:
+        return f"{round(value):,}"
+    text = _trim(f"{value:.{decimals}f}")
+    if text in ("0", "-0"):  # rounding can reach zero only for tiny values; keep one figure
+        text = _trim(f"{value:.{decimals + sig}f}")
+    whole, dot, frac = text.partition(".")
+    if abs(int(whole or "0")) >= 1000:
+        whole = f"{int(whole):,}"
+    return whole + dot + frac
+
+
+def _trim(text: str) -> str:
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def glue(unit: str) -> str:
+    """The space between a number and its unit: none before x, × and %."""
+    return "" if unit in ("x", "×", "%") else " "
+
+
+def scaled(value: float, unit: str | None) -> tuple[float, str]:
+    """value in the unit a reader expects (0.0812 s -> 81.2 ms); unchanged where the unit has no prefixes."""
+    if not unit:
+        return value, ""
+    return readable(value, parse(unit))
+
+
+def fmt_value(value: float, unit: str | None, sig: int = SIGNIFICANT) -> str:
+    """A number with its unit, scaled for reading: 81.2 ms, 0.75x, 1,840 req/s, 12%."""
+    if not unit:
+        return fmt_number(value, sig)
+    shown, text = scaled(value, unit)
+    return f"{fmt_number(shown, sig)}{glue(text)}{text}"
+
+
+def fmt_range(low: float, high: float, unit: str | None, like: float | None = None) -> str:
+    """low–high in one unit (the one like, or low, would be shown in): 29.9–30.4 ms."""
+    shown_unit = unit or ""
+    factor = 1.0
+    if unit:
+        ref, shown_unit = scaled(like if like is not None else high, unit)
+        base = like if like is not None else high
+        factor = ref / base if base else 1.0
+    return f"{fmt_number(low * factor)}–{fmt_number(high * factor)}{glue(shown_unit) if shown_unit else ''}{shown_unit}"
+
+
+def fmt_ratio(ratio: float) -> str:
+    """A ratio to three significant figures: 1.37×."""
+    return f"{fmt_number(ratio)}×"
+
+
+def fmt_percent(fraction: float) -> str:
+    """0.374 -> 37.4%; 0.05 -> 5%."""
+    return f"{abs(fraction) * 100:.1f}%".replace(".0%", "%")

@@ -1,0 +1,188 @@
+"""Unit expressions: parse `ms`, `MB/s`, `USD/1M tokens`, `Wh/token`, `%`; convert; scale for reading.
+
+The grammar is the one docs/format.md gives, no more: SI and IEC prefixes on s, B, bit, W, Wh,
+J and Hz; min and h; the counting units token and request; the dimensionless x (also ×) and %;
+the currencies USD, EUR and $ (each comparable only with itself); products (`*`, `·`, a space),
+quotients (`/`, `per`), powers (`^2`, `²`) and a leading count such as `1M`. Long names and
+plurals are the same unit. A general units library (pint) was measured at 0.6 s to import and
+build its registry, ten times a whole validate, and knows none of token, request, x or the
+currency rule, so this small parser is ours.
+
+A unit that is not understood is kept as an opaque dimension named by its exact spelling, so it
+compares with a unit spelled the same way and with nothing else.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+Dims = tuple[tuple[str, int], ...]
+
+# name -> (factor to the base, dims). Bases: s, bit, J, token, request, USD, EUR.
+_BASES: dict[str, tuple[float, Dims]] = {
+    "s": (1.0, (("s", 1),)),
+    "B": (8.0, (("bit", 1),)),
+    "bit": (1.0, (("bit", 1),)),
+    "J": (1.0, (("J", 1),)),
+    "Wh": (3600.0, (("J", 1),)),
+    "W": (1.0, (("J", 1), ("s", -1))),
+    "Hz": (1.0, (("s", -1),)),
+}
+_PLAIN: dict[str, tuple[float, Dims]] = {
+    "min": (60.0, (("s", 1),)),
+    "h": (3600.0, (("s", 1),)),
+    "token": (1.0, (("token", 1),)),
+    "tok": (1.0, (("token", 1),)),
+    "request": (1.0, (("request", 1),)),
+    "req": (1.0, (("request", 1),)),
+    "x": (1.0, ()),
+    "×": (1.0, ()),
+    "%": (0.01, ()),
+    "USD": (1.0, (("USD", 1),)),
+    "$": (1.0, (("USD", 1),)),
+    "EUR": (1.0, (("EUR", 1),)),
+    "€": (1.0, (("EUR", 1),)),
+}
+_LONG: dict[str, str] = {
+    "second": "s", "sec": "s", "byte": "B", "bit": "bit", "joule": "J", "watt": "W", "watt-hour": "Wh",
+    "watthour": "Wh", "hertz": "Hz", "minute": "min", "hour": "h", "token": "token", "tok": "token",
+    "request": "request", "req": "request", "percent": "%",
+}
+SI = {"p": 1e-12, "n": 1e-9, "u": 1e-6, "µ": 1e-6, "μ": 1e-6, "m": 1e-3, "k": 1e3, "M": 1e6, "G": 1e9,
+      "T": 1e12, "P": 1e15}
+IEC = {"Ki": 2.0 ** 10, "Mi": 2.0 ** 20, "Gi": 2.0 ** 30, "Ti": 2.0 ** 40, "Pi": 2.0 ** 50}
+_LONG_PREFIX = {"pico": "p", "nano": "n", "micro": "µ", "milli": "m", "kilo": "k", "mega": "M", "giga": "G",
+                "tera": "T", "peta": "P", "kibi": "Ki", "mebi": "Mi", "gibi": "Gi", "tebi": "Ti", "pebi": "Pi"}
+_COUNT = re.compile(r"^(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)([kMGT]?)$")
+_POWER = re.compile(r"^(.+?)(?:\^(-?\d)|([²³]))$")
+_TOKEN = re.compile(r"\s*(/|\*|·|⋅|\bper\b|[^\s/*·⋅]+)\s*")
+# The prefixes a reader expects for each family, smallest first.
+_READABLE = {"s": ("n", "µ", "m", ""), "B": ("", "k", "M", "G", "T", "P"), "bit": ("", "k", "M", "G", "T"),
+             "W": ("m", "", "k", "M", "G"), "Wh": ("m", "", "k", "M", "G"), "J": ("m", "", "k", "M", "G"),
+             "Hz": ("", "k", "M", "G")}
+_READABLE_IEC = ("", "Ki", "Mi", "Gi", "Ti", "Pi")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A parsed unit: its text, the factor to the base units, and its dimensions."""
+
+    text: str
+    factor: float
+    dims: Dims
+    known: bool = True
+    family: tuple[str, str] | None = None  # (base symbol, "si" | "iec") for a single prefixed unit
+
+    def comparable(self, other: Unit) -> bool:
+        """Whether values in the two units can be converted into each other."""
+        return self.dims == other.dims
+
+    def to(self, value: float, other: Unit) -> float:
+        """value in this unit, expressed in other (which must be comparable)."""
+        return value * self.factor / other.factor
+
+
+class UnitError(ValueError):
+    """A unit expression that is not understood."""
+
+
+def _atom(word: str) -> tuple[float, Dims, tuple[str, str] | None]:
+    if word in _PLAIN:
+        factor, dims = _PLAIN[word]
+        return factor, dims, None
+    if word in _BASES:
+        factor, dims = _BASES[word]
+        return factor, dims, (word, "si")
+    for prefixes, kind in ((IEC, "iec"), (SI, "si")):
+        for p, scale in prefixes.items():
+            base = word[len(p):]
+            if word.startswith(p) and base in _BASES:
+                factor, dims = _BASES[base]
+                return factor * scale, dims, (base, kind)
+    low = word.lower()
+    for name in (low, low[:-1] if low.endswith("s") else ""):
+        if name in _LONG:
+            return _atom(_LONG[name])
+        for long, p in _LONG_PREFIX.items():
+            rest = name[len(long):]
+            if name.startswith(long) and _LONG.get(rest) in _BASES:
+                return _atom(p + _LONG[rest])
+    raise UnitError(f"'{word}' is not a unit scorecard knows")
+
+
+def _multiply(into: dict[str, int], dims: Dims, power: int) -> None:
+    for base, exp in dims:
+        into[base] = into.get(base, 0) + exp * power
+
+
+@functools.lru_cache(maxsize=4096)
+def parse(text: str) -> Unit:
+    """The unit text names; an unknown one is an opaque unit equal only to itself (known=False)."""
+    try:
+        return _parse(text.strip())
+    except UnitError:
+        return Unit(text, 1.0, ((f"?{text.strip()}", 1),), known=False)
+
+
+def _parse(text: str) -> Unit:
+    if not text or len(text) > 100:
+        raise UnitError("empty or too long")
+    factor, dims, sign, terms = 1.0, {}, 1, 0
+    family, counted = None, False
+    pos = 0
+    expect_term = True
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise UnitError(text)
+        token, pos = m.group(1), m.end()
+        if token in ("/", "per"):
+            if sign == -1 and expect_term:
+                raise UnitError(text)
+            sign, expect_term = -1, True
+            continue
+        if token in ("*", "·", "⋅"):
+            expect_term = True
+            continue
+        count = _COUNT.match(token)
+        if count:
+            factor *= (float(count[1]) * (SI[count[2]] if count[2] else 1.0)) ** sign
+            expect_term, counted = False, True
+            continue
+        power = 1
+        pm = _POWER.match(token)
+        if pm and (pm[2] or pm[3]):
+            token, power = pm[1], int(pm[2]) if pm[2] else (2 if pm[3] == "²" else 3)
+        f, d, fam = _atom(token)
+        factor *= f ** (power * sign)
+        _multiply(dims, d, power * sign)
+        family = fam if terms == 0 and power == 1 and sign == 1 else None
+        terms += 1
+        expect_term = False
+    if expect_term and terms:
+        raise UnitError(text)
+    clean = tuple(sorted((b, e) for b, e in dims.items() if e))
+    return Unit(text, factor, clean, True, family if terms == 1 and not counted else None)
+
+
+def readable(value: float, unit: Unit) -> tuple[float, str]:
+    """value re-expressed with the prefix a reader expects (0.0812 s -> 81.2 ms); else unchanged."""
+    if unit.family is None or value == 0 or not unit.known:
+        return value, unit.text
+    base, kind = unit.family
+    base_value = value * unit.factor / _BASES[base][0]
+    prefixes = _READABLE_IEC if kind == "iec" else _READABLE[base]
+    table = IEC if kind == "iec" else SI
+    step = 1024.0 if kind == "iec" else 1000.0
+    chosen = prefixes[0]
+    for p in prefixes:
+        if abs(base_value) / table.get(p, 1.0) >= 1 - 1e-12:
+            chosen = p
+    scaled = base_value / table.get(chosen, 1.0)
+    if abs(scaled) >= step * 1000:  # beyond the family's largest prefix: keep what was written
+        return value, unit.text
+    if chosen + base == unit.text or parse(chosen + base).factor == unit.factor:
+        return value, unit.text
+    return scaled, chosen + base

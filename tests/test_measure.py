@@ -1,0 +1,176 @@
+"""Measurement: units, statistics, expressions, and a value against its bar."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorecard import expr, measure, pipeline, stats, units
+from scorecard.measure import Measurement
+
+from conftest import REPO
+
+
+# --- units ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value,unit,target,expected", [
+    (0.0338, "s", "ms", 33.8), (33.8, "milliseconds", "ms", 33.8), (1, "min", "s", 60), (2, "h", "min", 120),
+    (256, "KiB", "kB", 262.144), (1, "MB", "kB", 1000), (1, "GiB", "MiB", 1024), (8, "bit", "B", 1),
+    (1, "MB/s", "kB/s", 1000), (1380, "tokens/s", "tok/s", 1380), (1, "tokens per second", "tok/min", 60),
+    (2, "kWh", "Wh", 2000), (1, "Wh/token", "J/tok", 3600), (75, "%", "x", 0.75), (1, "×", "x", 1),
+    (3, "USD/1M tokens", "USD/token", 3e-6), (5, "$", "USD", 5), (1, "req/s", "requests/min", 60),
+    (1, "µs", "ns", 1000), (1, "us", "μs", 1), (1, "kHz", "Hz", 1000), (1, "W", "J/s", 1),
+])
+def test_units_convert(value, unit, target, expected):
+    a, b = units.parse(unit), units.parse(target)
+    assert a.known and b.known and a.comparable(b)
+    assert a.to(value, b) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("a,b", [("ms", "MB"), ("USD", "EUR"), ("tok/s", "req/s"), ("x", "s"), ("Wh", "W"),
+                                 ("rps", "req/s"), ("msec", "ms")])
+def test_units_that_do_not_convert(a, b):
+    assert not units.parse(a).comparable(units.parse(b))
+
+
+@pytest.mark.parametrize("text", ["rps", "msec", "KB", "ms/", "s//s", "", "foo bar", "m^2"])
+def test_unknown_units_compare_only_with_their_own_spelling(text):
+    u = units.parse(text)
+    assert not u.known
+    assert u.comparable(units.parse(text))
+    assert not u.comparable(units.parse(text + "x"))
+
+
+# --- statistics -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n,k,coverage", [(5, 1, 0.9375), (6, 1, 0.96875), (10, 2, 0.978515625),
+                                          (20, 6, 0.95861), (100, 40, 0.96480)])
+def test_median_interval_ranks_match_the_binomial_tables(n, k, coverage):
+    got_k, got_cov = stats.median_rank(n)
+    assert got_k == k and got_cov == pytest.approx(coverage, abs=1e-5)
+
+
+@pytest.mark.parametrize("df,t", [(1, 12.7062), (2, 4.3027), (5, 2.5706), (9, 2.2622), (29, 2.0452), (1000, 1.9623)])
+def test_t_quantiles_match_the_tables(df, t):
+    assert stats.t_quantile(0.975, df) == pytest.approx(t, abs=1e-4)
+
+
+def test_summaries():
+    runs = [18, 25, 11, 30, 9, 22, 17, 15, 19, 20]
+    median = stats.summarise(runs, "median")
+    assert (median.value, median.n, median.low, median.high) == (18.5, 10, 11, 25)
+    mean = stats.summarise(runs, "mean")
+    assert mean.value == pytest.approx(18.6) and mean.high - mean.value == pytest.approx(4.4636, abs=1e-3)
+    assert stats.summarise(runs, "min").value == 9 and stats.summarise(runs, "min").low is None
+    assert stats.summarise([4.0], "median").low is None  # one run: no interval
+
+
+samples = st.lists(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False), min_size=2, max_size=60)
+
+
+@given(samples, st.sampled_from(stats.STATS))
+def test_the_interval_contains_the_statistic(xs, stat):
+    s = stats.summarise(xs, stat)
+    assert min(xs) <= s.value <= max(xs) or math.isclose(s.value, min(xs)) or math.isclose(s.value, max(xs))
+    if s.low is not None:
+        tol = 1e-9 * max(1.0, abs(s.value))
+        assert s.low - tol <= s.value <= s.high + tol
+    assert stats.summarise(list(reversed(xs)), stat) == s  # deterministic, order-free
+
+
+# --- expressions ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["__import__('os').system('id')", "a.b", "a ** 2", "a // b", "a if b else c",
+                                  "[a]", "f(a)", "a < b", "'text'", "True", "lambda: 1", "(" * 300 + "a" + ")" * 300,
+                                  "a; b", "a = 1", "x" * 600])
+def test_expressions_allow_only_arithmetic(text):
+    with pytest.raises(expr.ExprError):
+        expr.parse(text)
+
+
+def test_expressions_carry_units():
+    tree = expr.parse("(fak - base) / base * 100")
+    q = {"fak": expr.Quantity.of(1380, units.parse("tok/s")), "base": expr.Quantity.of(1840, units.parse("tokens/s"))}
+    out = expr.evaluate(tree, q)
+    assert out.dims == () and out.value == pytest.approx(-25)
+    with pytest.raises(expr.ExprError, match="divides by zero"):
+        expr.evaluate(expr.parse("a / (b - b)"), {"a": expr.Quantity(1, ()), "b": expr.Quantity(2, ())})
+    with pytest.raises(expr.ExprError, match="cannot be converted"):
+        expr.evaluate(expr.parse("a + b"), {"a": expr.Quantity.of(1, units.parse("ms")),
+                                              "b": expr.Quantity.of(1, units.parse("MB"))})
+
+
+# --- against the bar --------------------------------------------------------------------------------
+
+def sota(value: float, unit: str, better: str):
+    return SimpleNamespace(value=value, unit=unit, better=better)
+
+
+def test_a_value_exactly_at_the_bar():
+    at = Measurement(33.0, "ms", ())
+    c = measure.compare(at, sota(0.033, "s", "lower"), 0.05)
+    assert c.margin == pytest.approx(0) and c.standing == "level"
+    assert measure.judge("leads", at, c).code == "SC501"
+    assert measure.judge("trails", at, c).code == "SC502"
+    assert measure.judge("parity", at, c) is None
+
+
+def test_an_interval_ending_exactly_at_the_bar_does_not_support_a_lead():
+    m = Measurement(30.0, "ms", (), low=28.0, high=33.0, interval_from="artifact")
+    c = measure.compare(m, sota(33, "ms", "lower"), 0.05)
+    assert measure.judge("leads", m, c).code == "SC505"
+    m2 = Measurement(30.0, "ms", (), low=28.0, high=32.99, interval_from="artifact")
+    assert measure.judge("leads", m2, measure.compare(m2, sota(33, "ms", "lower"), 0.05)) is None
+
+
+def test_parity_holds_while_the_interval_contains_the_bar():
+    m = Measurement(18.0, "ms", (), low=9.0, high=26.0, interval_from="artifact")
+    c = measure.compare(m, sota(24, "ms", "lower"), 0.05)  # 25% ahead on the statistic, but noisy
+    assert c.standing == "level" and measure.judge("parity", m, c) is None
+
+
+SCALES = [("s", "ms", 1000.0), ("ms", "s", 0.001), ("KiB", "B", 1024.0), ("MB", "kB", 1000.0), ("x", "%", 100.0)]
+
+
+@settings(max_examples=300)
+@given(st.floats(min_value=1e-3, max_value=1e6), st.floats(min_value=1e-3, max_value=1e6),
+       st.sampled_from(["higher", "lower"]), st.sampled_from(SCALES), st.floats(min_value=0, max_value=0.3))
+def test_converting_units_never_changes_a_status(value, bar, better, scale, spread):
+    unit, other, factor = scale
+    bar_ = sota(bar, unit, better)
+    plain = Measurement(value, unit, (), low=value * (1 - spread), high=value * (1 + spread), interval_from="ci")
+    scaled = Measurement(value * factor, other, (), low=plain.low * factor, high=plain.high * factor,
+                         interval_from="ci")
+    a, b = measure.compare(plain, bar_, 0.05), measure.compare(scaled, bar_, 0.05)
+    if min(abs(a.margin - 0.05), abs(a.margin + 0.05), abs(a.margin), abs(a.worst), abs(a.best)) < 1e-9:
+        return  # a float exactly on a boundary may round either way
+    assert a.standing == b.standing
+    for status in ("leads", "parity", "trails"):
+        pa, pb = measure.judge(status, plain, a), measure.judge(status, scaled, b)
+        assert (pa and pa.code) == (pb and pb.code)
+
+
+def test_change_words_convert_and_say_better_or_worse():
+    assert measure.change_words(33, "ms", 0.0355, "s", "lower") == "33 ms → 35.5 ms, +7.6 %, worse"
+    assert measure.change_words(10, "req/s", 12.9, "req/s", "higher") == "10 req/s → 12.9 req/s, +29.0 %, better"
+    assert measure.change_words(1, "ms", 1, "MB", "lower").endswith("(units not comparable)")
+
+
+# --- the example ledger's loophole (issue 11), end to end -------------------------------------------
+
+def test_a_false_lead_in_another_spelling_of_the_unit_is_refused(tmp_path):
+    root = tmp_path / "ledger"
+    shutil.copytree(REPO, root, ignore=shutil.ignore_patterns(".git", ".venv", "site", "tests", "bench", "*.egg-info",
+                                                              "node_modules"))
+    path = root / "claims/latency-and-reuse/time-to-first-token.yaml"
+    text = path.read_text().replace("status: parity", "status: leads")
+    text = text.replace("  pointer: /results/ttft/p50_ms\n  unit: ms", "  pointer: /results/ttft/p50_ms\n  unit: milliseconds")
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("reviewed:")) + "\n"
+    path.write_text(text)
+    result, _ = pipeline.validate(root)
+    assert [(f.code, f.line) for f in result.findings if f.file.endswith("time-to-first-token.yaml")] == [("SC501", 14)]
