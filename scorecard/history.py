@@ -121,7 +121,7 @@ def _dimension_path(path: str) -> tuple[str, str] | None:
     """
     parts = path.split("/")
     if (len(parts) == 3 and parts[0] == "claims" and parts[2].endswith(".yaml") and parts[2] != "_category.yaml"
-            and SLUG_RE.match(parts[1]) and SLUG_RE.match(parts[2][:-5])):
+            and SLUG_RE.fullmatch(parts[1]) and SLUG_RE.fullmatch(parts[2][:-5])):
         return parts[1], parts[2][:-5]
     return None
 

@@ -347,7 +347,7 @@ def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
             findings.append(finding("SC007", rel, (1, 1), "a file directly in claims/ belongs to no category",
                                     "move it into a category folder claims/<category>/"))
             continue
-        if not SLUG_RE.match(entry.name):
+        if not SLUG_RE.fullmatch(entry.name):
             findings.append(finding("SC004", rel, (1, 1), f"category folder name '{entry.name}' is not a slug",
                                     "use lowercase letters, digits and single hyphens, e.g. cost-efficiency"))
         categories.append(_load_category(root, Path(entry.path), entry.name, findings, cache))
@@ -370,7 +370,7 @@ def _load_category(root: Path, folder: Path, slug: str, findings: list[Finding],
             findings.append(finding("SC003", rel, (1, 1), f"'{name}' is not a .yaml file", hint))
         else:
             stem = name[:-5]
-            if not SLUG_RE.match(stem):
+            if not SLUG_RE.fullmatch(stem):
                 findings.append(finding("SC004", rel, (1, 1), f"dimension id '{stem}' is not a slug",
                                         "rename the file: lowercase letters, digits and single hyphens"))
             dimensions.append(read_document(root, Path(entry.path), findings, cache))

@@ -44,7 +44,7 @@ def _year_as_text(value: object) -> object:
 
 def parse_date(value: str) -> tuple[int, int | None, int | None] | None:
     """(year, month, day) of a YYYY, YYYY-MM or YYYY-MM-DD date, or None if not a real date."""
-    m = DATE_RE.match(value)
+    m = DATE_RE.fullmatch(value)
     if not m:
         return None
     year, month, day = int(m[1]), m[2] and int(m[2]), m[3] and int(m[3])
@@ -64,7 +64,7 @@ def _date(value: str) -> str:
 def _url_check(code: str):
     """A validator for http(s) URLs that reports the given rule code."""
     def check(value: str) -> str:
-        if not URL_RE.match(value):
+        if not URL_RE.fullmatch(value):
             raise PydanticCustomError(code, "'{value}' is not a valid http(s) URL", {"value": value})
         return value
     return check
@@ -88,7 +88,7 @@ STAMP_RE = re.compile(r"^fp1-[0-9a-f]{16}$")
 
 
 def _stamp(value: str) -> str:
-    if not STAMP_RE.match(value):
+    if not STAMP_RE.fullmatch(value):
         raise PydanticCustomError("SC204", "'{value}' is not a review stamp (stamps look like fp1-0123456789abcdef)",
                                   {"value": value})
     return value

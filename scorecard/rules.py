@@ -168,7 +168,7 @@ def _check_trace(rec: "DimensionRecord", target: str, pos: tuple[int, int], stor
                  findings: list[Finding]) -> None:
     file = rec.doc.file
     if is_url(target):
-        if not URL_RE.match(target):
+        if not URL_RE.fullmatch(target):
             findings.append(finding("SC403", file, pos, f"trace URL '{target}' is not a valid http(s) URL",
                                     "traces may link only http:// or https:// URLs, without spaces, quotes, <, > or "
                                     "backslashes (percent-encode them)"))
@@ -213,7 +213,7 @@ def check_artifacts(store: ArtifactStore) -> list[Finding]:
         if not isinstance(meta, dict):
             out.append(finding("SC309", rel, (1, 1), f"'meta' is a {json_kind(meta)}, not an object",
                                "make meta an object such as {\"commit\": ..., \"date\": \"YYYY-MM-DD\"}"))
-        elif "date" in meta and not (isinstance(meta["date"], str) and DATE_RE.match(meta["date"])
+        elif "date" in meta and not (isinstance(meta["date"], str) and DATE_RE.fullmatch(meta["date"])
                                      and len(meta["date"]) == 10 and parse_date(meta["date"])):
             out.append(finding("SC309", rel, (1, 1), f"meta.date {meta['date']!r} is not a YYYY-MM-DD date",
                                "write the date the artifact was measured as YYYY-MM-DD"))

@@ -145,7 +145,7 @@ def new(root: Path, target: str, status: str = "no-claim") -> list[str]:
     """A new dimension claims/CATEGORY/ID.yaml (and the category's _category.yaml if missing)."""
     category, _, dim_id = target.partition("/")
     for kind, slug in (("category", category), ("dimension id", dim_id)):
-        if not SLUG_RE.match(slug or ""):
+        if not SLUG_RE.fullmatch(slug or ""):
             raise ScaffoldRefused(f"{kind} '{slug}' is not a slug (lowercase letters, digits, single hyphens); "
                                   "write CATEGORY/ID, e.g. cost-efficiency/goodput")
     if status not in STATUSES:

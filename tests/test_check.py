@@ -90,3 +90,15 @@ def test_missing_field_hint_describes_the_field(base_ledger):
     result, _ = pipeline.validate(base_ledger)
     (f,) = result.findings
     assert (f.code, f.message) == ("SC201", "missing required field 'sota'")
+
+
+def test_a_trailing_newline_is_never_part_of_a_valid_slug_url_date_or_stamp(base_ledger):
+    (base_ledger / "claims/core/first-gap\n.yaml").write_text((base_ledger / "claims/core/beta.yaml").read_text())
+    text = (base_ledger / "claims/core/alpha.yaml").read_text()
+    text = text.replace("source: https://example.org/alpha", 'source: "https://example.org/alpha\\n"')
+    text = text.replace("date: 2026-01", 'date: "2026-01\\n"')
+    write(base_ledger, "claims/core/alpha.yaml", text + 'reviewed: "fp1-0123456789abcdef\\n"\n')
+    result, _ = pipeline.validate(base_ledger)
+    codes = {(f.file.split("/")[-1], f.code) for f in result.findings}
+    assert {("first-gap\n.yaml", "SC004"), ("alpha.yaml", "SC601"), ("alpha.yaml", "SC205"),
+            ("alpha.yaml", "SC204")} <= codes

@@ -75,3 +75,10 @@ def test_new_refusals_change_nothing(base_ledger):
         assert proc.returncode == 2, args
         assert "Traceback" not in proc.stderr
     assert tree_hashes(base_ledger) == before
+
+
+def test_new_refuses_an_id_with_a_trailing_newline(base_ledger):
+    before = tree_hashes(base_ledger)
+    proc = run_cli("new", "core/abc\n", "--root", str(base_ledger))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert tree_hashes(base_ledger) == before
