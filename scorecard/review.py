@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 
@@ -92,8 +93,12 @@ def show(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _changed(key: str, old: object, new: object, out: list[str]) -> None:
-    """Changes between two values, down to the leaves where both sides are objects or arrays."""
+def _changed(key: str, old: object, new: object, out: list[str], factor: float | None = None) -> None:
+    """Changes between two values, down to the leaves where both sides are objects or arrays.
+
+    factor (set when result.unit changed to a commensurable unit) converts an old number into
+    the new unit, so a value that only changed with its unit is said to be the same quantity.
+    """
     from .evidence import escape_token
 
     if old == new:
@@ -106,10 +111,13 @@ def _changed(key: str, old: object, new: object, out: list[str]) -> None:
             elif k not in old:
                 out.append(f"{sub}: added ({show(new[k])})")
             else:
-                _changed(sub, old[k], new[k], out)
+                _changed(sub, old[k], new[k], out, factor)
     elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         for i, (a, b) in enumerate(zip(old, new)):
-            _changed(f"{key}/{i}", a, b, out)
+            _changed(f"{key}/{i}", a, b, out, factor)
+    elif (factor is not None and isinstance(old, float) and isinstance(new, float)
+          and math.isclose(old * factor, new, rel_tol=1e-9)):
+        out.append(f"{key}: {show(old)} → {show(new)} (the same quantity in the new unit)")
     else:
         out.append(f"{key}: {show(old)} → {show(new)}")
 
@@ -119,9 +127,16 @@ def describe(old: dict[str, object], new: dict[str, object]) -> list[str]:
     keys = [k for k in FIXED_KEYS if k in old or k in new]
     keys += sorted((set(old) | set(new)) - set(FIXED_KEYS))
     out = []
+    factor = None
+    old_unit, new_unit = old.get("result.unit"), new.get("result.unit")
+    if isinstance(old_unit, str) and isinstance(new_unit, str) and old_unit != new_unit:
+        factor = measure.in_unit(1.0, old_unit, new_unit)
     for key in keys:
-        if key in old and key in new:
-            _changed(key, old[key], new[key], out)
+        if key == "result.unit" and factor is not None:
+            out.append(f"result.unit: {show(old_unit)} → {show(new_unit)} (convertible: 1 {old_unit} = "
+                       f"{factor:.6g} {new_unit})")
+        elif key in old and key in new:
+            _changed(key, old[key], new[key], out, factor)
         elif key in new:
             out.append(f"{key}: newly cited ({show(new[key])})")
         else:

@@ -296,3 +296,22 @@ def test_review_takes_dimension_files_as_well_as_ids(base_ledger):
     assert stamp_of(base_ledger, "alpha") and stamp_of(base_ledger, "beta")
     outside = run_cli("review", "scorecard.yaml", cwd=base_ledger)
     assert outside.returncode == 2 and "is not a dimension file of this ledger" in outside.stderr
+
+
+def test_a_changed_input_of_a_derived_value_makes_its_review_suspect(tmp_path):
+    root = copy_ledger(LEDGERS / "good" / "measurements", tmp_path / "ledger")
+    assert run_cli("review", "--all", "--root", str(root)).returncode == 0
+    assert codes(root)[0] == []
+    path = root / "evidence/sample/tools/serving-compare.json"
+    path.write_text(path.read_text().replace('"peak_tok_s": 1840.0', '"peak_tok_s": 1800.0'))
+    result, _ = pipeline.validate(root)
+    assert [(f.code, f.file) for f in result.findings] == [("SC801", "claims/tool-output/peak-decode-vs-sglang.yaml")]
+
+
+def test_the_description_of_a_change_converts_units():
+    old = {"status": "parity", "result.unit": "ms", "evidence/a.json#/p50": 33.8}
+    assert review.describe(old, {**old, "result.unit": "s", "evidence/a.json#/p50": 0.0338}) == [
+        'result.unit: "ms" → "s" (convertible: 1 ms = 0.001 s)',
+        "evidence/a.json#/p50: 33.8 → 0.0338 (the same quantity in the new unit)"]
+    assert review.describe(old, {**old, "result.unit": "s", "evidence/a.json#/p50": 0.04})[1] == \
+        "evidence/a.json#/p50: 33.8 → 0.04"
