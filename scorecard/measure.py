@@ -157,9 +157,8 @@ def _selector(spec, loc: Loc) -> tuple[str, str, Loc]:
     if spec.pointer is None and spec.path is None:
         raise _refuse("SC208", loc, "a selection needs pointer: (RFC 6901) or path: (RFC 9535 JSONPath)",
                       "add pointer: /path/to/value, or path: $.query.to.value")
-    if spec.pointer is not None:
-        return "pointer", spec.pointer, loc + ("pointer",)
-    return "path", spec.path, loc + ("path",)
+    kind, selector = _kind(spec)
+    return kind, selector, loc + (kind,)
 
 
 def _numbers(art: Artifact, kind: str, selector: str, loc: Loc) -> tuple[list[float], bool]:
@@ -237,17 +236,16 @@ def _source(spec, get: GetArtifact, loc: Loc, evidence: str, name: str | None = 
 
 def selections(result) -> list[tuple[str, str, str]]:
     """(evidence, kind, selector) of every value a result reads: its selection, its bounds, its inputs."""
-    out = []
-    if result.evidence is not None:
-        for spec in (result, result.low, result.high):
-            if spec is not None and (spec.pointer is not None or spec.path is not None):
-                kind = "pointer" if spec.pointer is not None else "path"
-                out.append((result.evidence, kind, spec.pointer if kind == "pointer" else spec.path))
-    for _, spec in sorted((result.inputs or {}).items()):
-        if spec.pointer is not None or spec.path is not None:
-            kind = "pointer" if spec.pointer is not None else "path"
-            out.append((spec.evidence, kind, spec.pointer if kind == "pointer" else spec.path))
-    return out
+    specs = [(result.evidence, spec) for spec in (result, result.low, result.high)] if result.evidence else []
+    specs += [(spec.evidence, spec) for _, spec in sorted((result.inputs or {}).items())]
+    return [(rel, *found) for rel, spec in specs if spec is not None and (found := _kind(spec)) is not None]
+
+
+def _kind(spec) -> tuple[str, str] | None:
+    """(kind, selector) of a mapping's pointer: or path: (pointer first), or None when it has neither."""
+    if spec.pointer is not None:
+        return "pointer", spec.pointer
+    return ("path", spec.path) if spec.path is not None else None
 
 
 def described(result) -> dict[str, str]:

@@ -185,21 +185,12 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
     if dim.status in MEASURED and dim.result is not None:
         m = measure.read(dim.result, store.get).measurement
         assert m is not None, "resolve runs only on a ledger without errors"
-        dated = []
-        for src in m.sources:
-            art = store.get(src.evidence)
+        for rel, kind, selector in measure.selections(dim.result):
+            art = store.get(rel)
             files[art.rel] = art.raw
-            for pointer in measure.located(art.data, src.kind, src.selector):
+            for pointer in measure.located(art.data, kind, selector):
                 _cite(citations, art.rel, pointer, rec.id)
-            when, how = evidence_date(art, store)
-            if when is not None:
-                dated.append((when, how))
-        for bound in (dim.result.low, dim.result.high):
-            if bound is not None and dim.result.evidence is not None:
-                art = store.get(dim.result.evidence)
-                kind = "pointer" if bound.pointer is not None else "path"
-                for pointer in measure.located(art.data, kind, bound.pointer if kind == "pointer" else bound.path):
-                    _cite(citations, art.rel, pointer, rec.id)
+        dated = [d for d in (evidence_date(store.get(src.evidence), store) for src in m.sources) if d[0] is not None]
         measured = Measured(m, simulated=dim.status == "simulated",
                             sample=any(bool(src.meta.get("sample")) for src in m.sources))
         comparison = measure.compare(m, dim.sota, ledger.settings.parity_tolerance)
