@@ -18,6 +18,13 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 
 
+def _echo(text: str = "", nl: bool = True, err: bool = False, json: bool = False) -> None:
+    """click.echo with the ledger's control characters escaped (JSON output: as \\u escapes)."""
+    from .report import json_safe, terminal_safe
+
+    click.echo(json_safe(text) if json else terminal_safe(text), nl=nl, err=err)
+
+
 def _root(option: str | None) -> Path:
     """The ledger root: --root, or the nearest folder up from here with scorecard.yaml."""
     from .load import LedgerNotFound, find_root
@@ -25,7 +32,8 @@ def _root(option: str | None) -> Path:
     try:
         if option is not None:
             root = Path(option)
-            if not (root / "scorecard.yaml").is_file():
+            settings = root / "scorecard.yaml"
+            if not (settings.exists() or settings.is_symlink()):
                 raise LedgerNotFound(f"--root {option}: no scorecard.yaml there (error SC001: not a ledger)")
             return root.resolve()
         return find_root(Path.cwd())
@@ -49,9 +57,9 @@ class Group(click.Group):
         except Exception as exc:  # noqa: BLE001 - the last line of defence
             if os.environ.get("SCORECARD_DEBUG"):
                 raise
-            click.echo(f"scorecard: internal error: {type(exc).__name__}: {exc}\n"
-                       "This is a bug in scorecard, not in your ledger; rerun with SCORECARD_DEBUG=1 for details.",
-                       err=True)
+            _echo(f"scorecard: internal error: {type(exc).__name__}: {exc}\n"
+                  "This is a bug in scorecard, not in your ledger; rerun with SCORECARD_DEBUG=1 for details.",
+                  err=True)
             sys.exit(3)
 
 
@@ -104,16 +112,20 @@ def build(root: str | None, out: str | None, strict: bool, history: bool) -> Non
         outcome = pipeline.build(ledger_root, out_dir, strict=strict, history=history)
     except OutputRefused as exc:
         raise click.UsageError(str(exc)) from None
+    except OSError as exc:  # disk full, a read-only output folder: the previous site is untouched
+        _echo(f"scorecard: cannot write the site to {_shown(out_dir)}: {exc.strerror or exc}; "
+              "the previous site, if any, is unchanged", err=True)
+        sys.exit(EXIT_USAGE)
     checked = outcome.checked
     for note in outcome.notes:
-        click.echo(f"scorecard: {note}", err=True)
+        _echo(f"scorecard: {note}", err=True)
     if outcome.refused:
         click.echo(report.text(checked.findings, checked.dimension_count, style=click.style), nl=False, err=True)
-        click.echo("build refused: fix the errors above first (the previous site, if any, is unchanged)", err=True)
+        _echo("build refused: fix the errors above first (the previous site, if any, is unchanged)", err=True)
         sys.exit(EXIT_FINDINGS)
     if checked.findings:
         click.echo(report.text(checked.findings, checked.dimension_count, style=click.style), nl=False, err=True)
-    click.echo(f"built {outcome.pages} files for {checked.dimension_count} dimensions in {_shown(out_dir)}")
+    _echo(f"built {outcome.pages} files for {checked.dimension_count} dimensions in {_shown(out_dir)}")
 
 
 def _shown(path: Path) -> str:
@@ -138,7 +150,7 @@ def serve(root: str | None, out: str | None, host: str, port: int | None, histor
     ledger_root = _root(root)
     out_dir = Path(out).resolve() if out else ledger_root / "site"
     try:
-        run(ledger_root, out_dir, host, port, echo=lambda text: click.echo(text, err=False), history=history)
+        run(ledger_root, out_dir, host, port, echo=lambda text: _echo(text, err=False), history=history)
     except OutputRefused as exc:
         raise click.UsageError(str(exc)) from None
     except OSError as exc:
@@ -155,14 +167,14 @@ def schema(out: str | None, kind: str | None) -> None:
     from .model import MODELS, json_schema
 
     if out is None:
-        click.echo(json.dumps(json_schema(kind or "dimension"), indent=2, sort_keys=True))
+        _echo(json.dumps(json_schema(kind or "dimension"), indent=2, sort_keys=True))
         return
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     for name in sorted(MODELS):
         (folder / f"{name}.schema.json").write_text(json.dumps(json_schema(name), indent=2, sort_keys=True) + "\n",
                                                     encoding="utf-8")
-    click.echo(f"wrote {len(MODELS)} schemas to {folder}")
+    _echo(f"wrote {len(MODELS)} schemas to {folder}")
 
 
 @main.command()
@@ -178,8 +190,8 @@ def init(folder: Path, subject: str, title: str) -> None:
     except ScaffoldRefused as exc:
         raise click.UsageError(str(exc)) from None
     for rel in written:
-        click.echo(f"created {folder / rel}")
-    click.echo(f"next: cd {folder} && scorecard validate && scorecard build")
+        _echo(f"created {folder / rel}")
+    _echo(f"next: cd {folder} && scorecard validate && scorecard build")
 
 
 @main.command()
@@ -197,9 +209,9 @@ def new(root: str | None, target: str, status: str) -> None:
     except ScaffoldRefused as exc:
         raise click.UsageError(str(exc)) from None
     for rel in written:
-        click.echo(f"created {rel}")
+        _echo(f"created {rel}")
     if status in ("leads", "parity", "trails", "simulated"):
-        click.echo("next: commit the evidence file the record's result names, and point result.pointer at the number")
+        _echo("next: commit the evidence file the record's result names, and point result.pointer at the number")
 
 
 @main.command()
@@ -217,7 +229,7 @@ def diff(root: str | None, rev: str, rev2: str | None, fmt: str) -> None:
     except d.DiffError as exc:
         raise click.UsageError(str(exc)) from None
     render = {"text": d.as_text, "markdown": d.as_markdown, "json": d.as_json}[fmt]
-    click.echo(render(old, new, changes), nl=False)
+    _echo(render(old, new, changes), nl=False, json=fmt == "json")
 
 
 @main.command()
@@ -242,23 +254,23 @@ def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -
         raise click.UsageError(f"no dimension named {exc} (ids are the file names in claims/<category>/)") from None
     if outcome.blocking:
         click.echo(report.text(outcome.blocking, outcome.checked.dimension_count, style=click.style), nl=False, err=True)
-        click.echo("review refused: fix the errors above first; no file was changed", err=True)
+        _echo("review refused: fix the errors above first; no file was changed", err=True)
         sys.exit(EXIT_FINDINGS)
     if outcome.refusal:
-        click.echo(f"review refused: {outcome.refusal}; no file was changed", err=True)
+        _echo(f"review refused: {outcome.refusal}; no file was changed", err=True)
         sys.exit(EXIT_FINDINGS)
     verb = "would stamp" if dry_run else "reviewed"
     for s in outcome.stamped:
-        click.echo(f"{verb} {s.id} ({s.file}): {s.new}" + (f", was {s.old}" if s.old else ", first review"))
+        _echo(f"{verb} {s.id} ({s.file}): {s.new}" + (f", was {s.old}" if s.old else ", first review"))
         if s.changes:
-            click.echo("  changed since the last review:")
-            click.echo("".join(f"    {c}\n" for c in s.changes), nl=False)
-        click.echo("  the stamp covers:")
-        click.echo("".join(f"    {c}\n" for c in s.covered), nl=False)
+            _echo("  changed since the last review:")
+            _echo("".join(f"    {c}\n" for c in s.changes), nl=False)
+        _echo("  the stamp covers:")
+        _echo("".join(f"    {c}\n" for c in s.covered), nl=False)
     if outcome.current:
-        click.echo(f"already current: {', '.join(outcome.current)}")
+        _echo(f"already current: {', '.join(outcome.current)}")
     done = len(outcome.stamped)
-    click.echo(f"{'would stamp' if dry_run else 'stamped'} {done} dimension{'s' if done != 1 else ''}"
+    _echo(f"{'would stamp' if dry_run else 'stamped'} {done} dimension{'s' if done != 1 else ''}"
                f"{', ' + str(len(outcome.current)) + ' already current' if outcome.current else ''}")
 
 
@@ -291,21 +303,21 @@ def history(root: str | None, dim_id: str | None, fmt: str, limit: int) -> None:
     try:
         walked = h.walk(ledger_root)
     except h.HistoryUnavailable as exc:
-        click.echo(f"scorecard: {exc}", err=True)
+        _echo(f"scorecard: {exc}", err=True)
         sys.exit(EXIT_FINDINGS)
     if dim_id is None:
-        click.echo((h.ledger_json if fmt == "json" else h.ledger_text)(walked, limit), nl=False)
+        _echo((h.ledger_json if fmt == "json" else h.ledger_text)(walked, limit), nl=False, json=fmt == "json")
         return
     found = walked.dimensions.get(dim_id)
     if found is None:
         earlier = [d.id for d in walked.dimensions.values() if dim_id in d.renamed_from]
         if earlier:
-            click.echo(f"scorecard: '{dim_id}' was renamed; it is now '{earlier[0]}' (showing that)", err=True)
+            _echo(f"scorecard: '{dim_id}' was renamed; it is now '{earlier[0]}' (showing that)", err=True)
             dim_id, found = earlier[0], walked.dimensions[earlier[0]]
         else:
             raise click.UsageError(f"no dimension '{dim_id}' in the committed history (up to {walked.head.short}); "
                                    "a dimension that is not committed yet has no history")
-    click.echo((h.as_json if fmt == "json" else h.as_text)(dim_id, found, walked.notes), nl=False)
+    _echo((h.as_json if fmt == "json" else h.as_text)(dim_id, found, walked.notes), nl=False, json=fmt == "json")
 
 
 @main.command()
@@ -314,7 +326,7 @@ def rules() -> None:
     from .findings import RULES
 
     for rule in RULES.values():
-        click.echo(f"{rule.code}  {rule.severity:<7}  {rule.name:<24} {rule.summary}")
+        _echo(f"{rule.code}  {rule.severity:<7}  {rule.name:<24} {rule.summary}")
 
 
 if __name__ == "__main__":  # pragma: no cover

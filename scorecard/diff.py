@@ -48,11 +48,22 @@ def _checkout(top: Path, prefix: str, rev: str, dest: Path) -> Path:
         raise DiffError(f"unknown revision '{rev}'") from None
     archive = _git(["archive", "--format=tar", commit, "--", prefix or "."], top)
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(dest, filter="data")
+        tar.extractall(dest, filter=_regular_only)
     root = dest / prefix if prefix else dest
     if not (root / "scorecard.yaml").is_file():
         raise DiffError(f"revision '{rev}' has no ledger at {prefix or 'the repository root'}")
     return root
+
+
+def _regular_only(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
+    """Extract folders, regular files and links that stay inside; a committed symlink that is
+    absolute or leaves the ledger is left out (the revision then reads as missing that file)."""
+    if not (member.isreg() or member.isdir() or member.issym() or member.islnk()):
+        return None
+    try:
+        return tarfile.data_filter(member, dest)
+    except tarfile.FilterError:
+        return None
 
 
 @dataclass(slots=True)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from datetime import date
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .paths import PathProblem, resolve_inside
+from .paths import MAX_ARTIFACT_BYTES, PathProblem, file_kind, normalise, read_regular, resolve_inside
 
 
 class PointerError(Exception):
@@ -53,9 +55,9 @@ def resolve_pointer(data: object, pointer: str) -> object:
         elif isinstance(node, list):
             if token == "-":
                 raise PointerError(f"'-' at '{walked or '/'}' names the element after the last, which never exists")
-            if not token.isdigit() or (len(token) > 1 and token[0] == "0"):
-                raise PointerError(f"'{token}' at '{walked or '/'}' is not an array index")
-            if int(token) >= len(node):
+            if not (token.isascii() and token.isdigit()) or (len(token) > 1 and token[0] == "0"):
+                raise PointerError(f"'{token}' at '{walked or '/'}' is not an array index (ASCII digits)")
+            if len(token) > 18 or int(token) >= len(node):
                 raise PointerError(f"index {token} at '{walked or '/'}' is past the end (length {len(node)})")
             node = node[int(token)]
         else:
@@ -80,12 +82,55 @@ def json_kind(value: object) -> str:
 
 
 def is_number(value: object) -> bool:
-    """A finite JSON number (booleans are not numbers)."""
-    return type(value) in (int, float) and math.isfinite(value)
+    """A finite JSON number a float can hold (booleans are not numbers; nor is a 400-digit integer)."""
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)
+    return kind is int and -_FLOAT_MAX <= value <= _FLOAT_MAX
+
+
+_FLOAT_MAX = 1.7976931348623157e308
 
 
 def _reject_constant(name: str):
     raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is too large for a double-precision float")
+    return value
+
+
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise ValueError(f"duplicate key '{key[:60]}' in an object (JSON readers would silently keep only one)")
+    return out
+
+
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _has_lone_surrogate(data: object) -> bool:
+    """Whether any string (or key) in data holds a lone UTF-16 surrogate (from an escape such as \\ud800)."""
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            try:
+                node.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
 
 
 @dataclass(slots=True)
@@ -97,6 +142,7 @@ class Artifact:
     error: str | None = None
     meta: dict = field(default_factory=dict)
     raw: bytes = b""
+    problem: PathProblem | None = None  # why the path may not be read at all
 
 
 class ArtifactStore:
@@ -106,33 +152,67 @@ class ArtifactStore:
         self.root = root
         self._cache: dict[str, Artifact] = {}
         self._located: dict[str, tuple[Path | None, str | PathProblem]] = {}
+        self._folded: dict[str, str] = {}  # casefolded path -> the first spelling located
         self._real_root = root.resolve()
-        self._git_dates: dict[str, object] | None = None  # evidence/ file -> last commit date
+        self._git_dates: dict[str, tuple[date, str]] | None = None  # evidence/ file -> (last commit date, blob)
 
     def locate(self, rel: str) -> tuple[Path, str]:
-        """(path, kind) of a ledger file, kind 'file', 'dir' or 'missing'; PathProblem if unsafe. Cached."""
+        """(path, kind) of a ledger file, kind 'file', 'dir' or 'missing'; PathProblem if unsafe. Cached.
+
+        Unsafe: outside the root, in a version-control folder, a special file (FIFO, device), or
+        a second spelling of a path already located that differs only in letter case.
+        """
         found = self._located.get(rel)
         if found is None:
             try:
-                path = resolve_inside(self.root, rel, self._real_root)
-                kind = "dir" if path.is_dir() else "file" if path.exists() else "missing"
+                path = self._locate(rel)
+                kind, size = file_kind(path)
+                if kind == "special":
+                    raise PathProblem("SC406", f"'{rel}' is not a regular file (a FIFO, device or socket)",
+                                      "commit an ordinary file in its place")
+                if size > MAX_ARTIFACT_BYTES:
+                    raise PathProblem("SC408", f"'{rel}' is {size:,} bytes, over the {MAX_ARTIFACT_BYTES:,}-byte limit",
+                                      "cite a smaller file (summarise the raw output), or keep the large file out of "
+                                      "the ledger")
                 found = (path, kind)
             except PathProblem as exc:
                 found = (None, exc)
+            except OSError as exc:
+                found = (None, PathProblem("SC404", f"'{rel}' cannot be looked at: {exc.strerror}",
+                                           "check the path and its permissions"))
             self._located[rel] = found
         path, kind = found
         if isinstance(kind, PathProblem):
             raise kind
         return path, kind
 
+    def _locate(self, rel: str) -> Path:
+        path = resolve_inside(self.root, rel, self._real_root)
+        spelled = normalise(rel)
+        first = self._folded.setdefault(spelled.casefold(), spelled)
+        if first != spelled:
+            raise PathProblem("SC409", f"'{rel}' and '{first}' differ only in letter case",
+                              "rename one of the two files: the site cannot hold both on every file system")
+        return path
+
     def get(self, rel: str) -> Artifact:
         """The artifact at rel (relative to the root); PathProblem if the path is unsafe."""
         cached = self._cache.get(rel)
         if cached is None:
             cached = self._cache[rel] = self._read(rel)
+        if cached.problem is not None:
+            raise cached.problem
         return cached
 
-    def git_date(self, rel: str) -> "date | None":
+    def raw(self, rel: str) -> bytes:
+        """The bytes of a cited file that is not JSON (a trace target); PathProblem if it cannot be carried."""
+        path, _ = self.locate(rel)
+        try:
+            return read_regular(path, rel, MAX_ARTIFACT_BYTES)
+        except OSError as exc:
+            raise PathProblem("SC401", f"'{rel}' cannot be read: {exc.strerror}", "check the file") from None
+
+    def git_date(self, rel: str) -> date | None:
         """The date of the last commit that changed rel, if it is committed unchanged.
 
         The first call asks git once for every file under evidence/; later calls are lookups.
@@ -141,17 +221,27 @@ class ArtifactStore:
             from .git import last_change_dates
 
             self._git_dates = last_change_dates(self.root, "evidence")
-        return self._git_dates.get(rel)
+        committed = self._git_dates.get(rel)
+        if committed is None:
+            return None
+        from .git import blob_id
+
+        when, blob = committed
+        art = self._cache.get(rel)
+        return when if art is not None and art.problem is None and blob_id(art.raw) == blob else None
 
     def loaded(self) -> dict[str, Artifact]:
         """Every artifact read so far, by path."""
         return dict(self._cache)
 
     def _read(self, rel: str) -> Artifact:
-        path, _ = self.locate(rel)
         art = Artifact(rel)
         try:
-            art.raw = path.read_bytes()
+            path, _ = self.locate(rel)
+            art.raw = read_regular(path, rel, MAX_ARTIFACT_BYTES)
+        except PathProblem as exc:
+            art.problem = exc
+            return art
         except FileNotFoundError:
             art.error = "missing"
             return art
@@ -167,7 +257,11 @@ class ArtifactStore:
 def parse_artifact(art: Artifact) -> Artifact:
     """Fill art.data (and art.meta) from art.raw, or say in art.error why it is not strict JSON."""
     try:
-        art.data = json.loads(art.raw.decode("utf-8-sig"), parse_constant=_reject_constant)
+        art.data = json.loads(art.raw.decode("utf-8-sig"), parse_constant=_reject_constant, parse_float=_finite_float,
+                              object_pairs_hook=_no_duplicates)
+        if _SURROGATE.search(art.raw) and _has_lone_surrogate(art.data):
+            art.data = None
+            art.error = "not valid JSON text: a \\uD800-\\uDFFF escape that is not half of a surrogate pair"
     except UnicodeDecodeError:
         art.error = "not UTF-8 text"
     except json.JSONDecodeError as exc:

@@ -110,6 +110,10 @@ RULES: dict[str, Rule] = _rules(
     ("SC403", "bad-url", "error", "A URL is not http(s) with a host."),
     ("SC404", "path-escapes", "error", "A path leaves the ledger root (.., absolute, backslash, or a symlink out)."),
     ("SC405", "trace-not-file", "error", "A trace names a folder, not a file."),
+    ("SC406", "not-regular-file", "error", "A path names a FIFO, device or socket: only regular files are read."),
+    ("SC407", "vcs-folder", "error", "A path goes into .git/ (or another version-control folder): never read or published."),
+    ("SC408", "file-over-limit", "error", "An evidence file or trace target is over the size limit (16 MiB)."),
+    ("SC409", "case-collision", "error", "Two cited files differ only in letter case: the site cannot hold both."),
     # Honesty
     ("SC501", "leads-not-ahead", "error", "status is leads but the result is not better than the SOTA value."),
     ("SC502", "trails-not-behind", "error", "status is trails but the result is not worse than the SOTA value."),

@@ -3,10 +3,17 @@
 Every call is one `git` process with machine-readable (NUL-separated) output; nothing here
 touches the network. Problems (no git, not a repository, a bad revision) are GitError with a
 sentence a user can act on, never a traceback.
+
+Only read-only plumbing is run, with the options that stop a repository's own configuration
+from starting a program (core.fsmonitor, gpg for signatures); `git status`, which runs
+fsmonitor hooks and clean filters, is never run: whether a file is committed unchanged is
+decided by hashing it here and comparing with the blob in HEAD.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import subprocess
 from dataclasses import dataclass, field
@@ -18,10 +25,23 @@ class GitError(Exception):
     """git is missing, the folder is not in a repository, or a git command failed."""
 
 
+# Global options for every git run: no repository-configured program runs for a read-only query.
+SAFE_OPTIONS = ("-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
+                "-c", "log.showSignature=false", "-c", "diff.external=", "--no-pager")
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_PAGER="cat")
+    for name in ("GIT_EXTERNAL_DIFF", "GIT_DIR", "GIT_WORK_TREE"):
+        env.pop(name, None)
+    return env
+
+
 def run(args: list[str], cwd: Path, stdin: bytes | None = None) -> bytes:
     """The stdout of `git args` in cwd; GitError with git's own message when it fails."""
     try:
-        proc = subprocess.run(["git", "-c", "core.quotepath=off", *args], cwd=cwd, input=stdin,
+        proc = subprocess.run(["git", *SAFE_OPTIONS, *args], cwd=cwd, input=stdin, env=_env(),
                               capture_output=True, timeout=600)
     except FileNotFoundError:
         raise GitError("git is not installed (it is needed for this command)") from None
@@ -133,7 +153,8 @@ class BlobReader:
 
     def __init__(self, top: Path):
         try:
-            self._proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=top, stdin=subprocess.PIPE,
+            self._proc = subprocess.Popen(["git", *SAFE_OPTIONS, "cat-file", "--batch"], cwd=top, env=_env(),
+                                          stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         except FileNotFoundError:
             raise GitError("git is not installed (it is needed for this command)") from None
@@ -175,22 +196,32 @@ def last_commit_date(root: Path, paths: list[str]) -> date | None:
     return datetime.fromtimestamp(int(out), tz=timezone.utc).date() if out.isdigit() else None
 
 
-def last_change_dates(root: Path, folder: str) -> dict[str, date]:
-    """For each file under the ledger folder, the date of the newest commit that changed it.
+def blob_id(data: bytes) -> str:
+    """The id git gives a blob of these bytes (SHA-1 of the object header and content)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
-    One `git status` and one `git log` for the whole folder, however many files it holds. A file
-    with uncommitted changes, or untracked, gets no date; outside a repository nothing does.
-    Never raises: no git means no dates.
+
+def last_change_dates(root: Path, folder: str) -> dict[str, tuple[date, str]]:
+    """For each file under the ledger folder in HEAD, (the date of the newest commit that changed it, its blob id).
+
+    One `git ls-tree` and one `git log` for the whole folder, however many files it holds. The
+    caller compares the blob id with the file it read (blob_id) to know it is committed
+    unchanged. Outside a repository nothing has a date. Never raises: no git means no dates.
     """
     try:
         top, prefix = repo_prefix(root)
         spec = prefix + folder
-        dirty = run(["status", "--porcelain", "-z", "--untracked-files=all", "--", spec], top)
+        tree = run(["ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", spec], top)
         out = run(["log", "--format=%x01%ct", "--name-only", "-z", "--", spec], top)
     except GitError:
         return {}
-    modified = {entry[3:].decode("utf-8", "replace") for entry in dirty.split(b"\0") if len(entry) > 3}
-    dates: dict[str, date] = {}
+    blobs = {}
+    for entry in tree.split(b"\0"):
+        head, _, name = entry.partition(b"\t")
+        parts = head.split()
+        if len(parts) == 3 and parts[1] == b"blob":
+            blobs[name.decode("utf-8", "replace")] = parts[2].decode()
+    dates: dict[str, tuple[date, str]] = {}
     when: date | None = None
     for token in out.split(b"\0"):
         token = token.strip(b"\n")
@@ -201,6 +232,6 @@ def last_change_dates(root: Path, folder: str) -> dict[str, date]:
         if not token or when is None:
             continue
         name = token.decode("utf-8", "replace")
-        if name not in dates and name not in modified:
-            dates[name] = when  # the log is newest first: the first date seen is the last change
+        if name not in dates and name in blobs:
+            dates[name] = (when, blobs[name])  # the log is newest first: the first date seen is the last change
     return {p[len(prefix):]: d for p, d in dates.items() if p.startswith(prefix)}

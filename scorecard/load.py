@@ -18,6 +18,7 @@ import yaml
 from yaml.cyaml import CParser
 
 from .findings import Finding, finding
+from .paths import PathProblem, inside_root, read_regular
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_DEPTH = 32
@@ -79,7 +80,8 @@ def find_root(start: Path) -> Path:
     """The nearest folder at or above start that holds scorecard.yaml."""
     start = start.resolve()
     for folder in (start, *start.parents):
-        if (folder / SETTINGS_FILE).is_file():
+        settings = folder / SETTINGS_FILE
+        if settings.exists() or settings.is_symlink():  # load says what is wrong with a FIFO or a link out
             return folder
     raise LedgerNotFound(
         f"no {SETTINGS_FILE} in {start} or any parent folder: this is not a ledger. "
@@ -109,6 +111,8 @@ def _plain_scalar(text: str):
     first = text[0]
     if first.isdigit() or first in "+-.":
         if _INT.match(text):
+            if len(text) > 310:  # past any float (and Python's int parsing limit): the schema refuses inf
+                return float("-inf") if text[0] == "-" else float("inf")
             return int(text, 0) if text[:2] in ("0o", "0x") else int(text)
         if _FLOAT.match(text):
             return float(text)
@@ -264,16 +268,16 @@ def read_document(root: Path, path: Path, findings: list[Finding], cache: ParseC
     rel = path.relative_to(root).as_posix()
     doc = Document(rel)
     try:
-        if path.is_symlink() and not path.resolve().is_relative_to(root.resolve()):
-            findings.append(finding("SC404", rel, (1, 1), "the file is a symlink that leaves the ledger root",
-                                    "replace the symlink with the file itself"))
-            return doc
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            findings.append(finding("SC108", rel, (1, 1), f"the file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit",
+        if path.is_symlink():
+            inside_root(path, root.resolve(), rel)
+        raw = read_regular(path, rel, MAX_FILE_BYTES)
+    except PathProblem as exc:
+        if exc.code == "SC408":
+            findings.append(finding("SC108", rel, (1, 1), f"the file is over the {MAX_FILE_BYTES}-byte limit",
                                     "split it up; a record is a few kilobytes at most"))
-            return doc
-        raw = path.read_bytes()
+        else:
+            findings.append(finding(exc.code, rel, (1, 1), exc.message, exc.hint))
+        return doc
     except OSError as exc:
         findings.append(finding("SC101", rel, (1, 1), f"cannot read the file: {exc.strerror}", "check its permissions"))
         return doc
@@ -330,19 +334,24 @@ def _kind(value: object) -> str:
 def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
     """Read scorecard.yaml and every file under claims/, in sorted order (cache: parsed files by content)."""
     findings: list[Finding] = []
+    real_root = root.resolve()
     settings_path = root / SETTINGS_FILE
-    settings = read_document(root, settings_path, findings, cache) if settings_path.is_file() else None
+    settings = read_document(root, settings_path, findings, cache) if settings_path.exists() or settings_path.is_symlink() else None
     if settings is None:
         findings.append(finding("SC001", SETTINGS_FILE, (1, 1), "scorecard.yaml is missing",
                                 "create scorecard.yaml with at least title: and subject:"))
     claims = root / "claims"
     categories: list[CategoryFiles] = []
+    if not _linked_inside(claims, real_root, "claims", findings):
+        return LoadedLedger(root, settings, categories, findings)
     if not claims.is_dir():
         findings.append(finding("SC002", "claims", (1, 1), "the ledger has no claims/ folder",
                                 "create claims/<category>/_category.yaml and one file per dimension"))
         return LoadedLedger(root, settings, categories, findings)
     for entry in sorted(os.scandir(claims), key=lambda e: e.name):
         rel = f"claims/{entry.name}"
+        if entry.is_symlink() and not _linked_inside(Path(entry.path), real_root, rel, findings):
+            continue
         if not entry.is_dir():
             findings.append(finding("SC007", rel, (1, 1), "a file directly in claims/ belongs to no category",
                                     "move it into a category folder claims/<category>/"))
@@ -354,12 +363,27 @@ def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
     return LoadedLedger(root, settings, categories, findings)
 
 
+def _linked_inside(path: Path, real_root: Path, rel: str, findings: list[Finding]) -> bool:
+    """Whether path (a symlink or not) stays inside the ledger root; a finding where it does not."""
+    if not path.is_symlink():
+        return True
+    try:
+        inside_root(path, real_root, rel)
+    except PathProblem as exc:
+        findings.append(finding(exc.code, rel, (1, 1), exc.message, exc.hint))
+        return False
+    return True
+
+
 def _load_category(root: Path, folder: Path, slug: str, findings: list[Finding], cache: ParseCache | None) -> CategoryFiles:
     meta = None
     dimensions: list[Document] = []
+    real_root = root.resolve()
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         rel = f"claims/{slug}/{entry.name}"
         name = entry.name
+        if entry.is_symlink() and not _linked_inside(Path(entry.path), real_root, rel, findings):
+            continue
         if entry.is_dir():
             findings.append(finding("SC007", rel, (1, 1), "a folder inside a category folder is not part of the format",
                                     "keep dimension files directly in claims/<category>/"))

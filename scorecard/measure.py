@@ -8,6 +8,8 @@ tolerance). The honesty rules, the site, `diff`, `history` and `review` all ask 
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -228,6 +230,9 @@ def _source(spec, get: GetArtifact, loc: Loc, evidence: str, name: str | None = 
     kind, selector, sel_loc = _selector(spec, loc)
     values, runs = _numbers(art, kind, selector, sel_loc)
     summary = stats.summarise(values, getattr(spec, "stat", None) or "median") if runs else None
+    if summary is not None and not all(math.isfinite(v) for v in (summary.value, summary.low or 0, summary.high or 0)):
+        raise _refuse("SC308", sel_loc, f"{kind} '{selector}' in {evidence} names runs too large to summarise "
+                      "(their spread overflows a double)", "record the runs in a unit that keeps them below 1e300")
     value = summary.value if summary else values[0]
     meta = art.meta if isinstance(art.meta, dict) else {}
     at = selector if kind == "pointer" else located(art.data, kind, selector)[0]

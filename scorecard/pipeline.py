@@ -129,7 +129,10 @@ def refresh_dimensions(state: BuildState, docs: list) -> tuple[list, dict[str, b
 def template_finding(exc, root: Path, theme: Path):
     """A Jinja error as a finding at the template's file and line."""
     from .findings import finding
+    from .render import TemplateRefused
 
+    if isinstance(exc, TemplateRefused):
+        return finding(exc.code, exc.file, (1, 1), exc.message, exc.hint)
     name, line = getattr(exc, "filename", None), getattr(exc, "lineno", None)
     tb = exc.__traceback__
     while tb is not None:  # Jinja maps template frames to the template's own file and line
@@ -165,7 +168,7 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict |
     """
     from jinja2 import TemplateError  # here, not at the top: validate (and the hook) never needs jinja2
 
-    from .render import Site
+    from .render import Site, builtin_templates
     from .resolve import resolve_ledger
     from .write import write_site
 
@@ -185,11 +188,11 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict |
             notes += walked.notes
         except HistoryUnavailable as exc:
             notes.append(f"no history: {exc}; the site is built without it")
-    site = Site(resolved)
     try:
+        site = Site(resolved)
         count = write_site(root, out, site.iter_pages(), guard=guard)
     except TemplateError as exc:  # the write stage has already removed its temporary folder
-        result.findings.append(template_finding(exc, root, site.theme))
+        result.findings.append(template_finding(exc, root, builtin_templates()))
         return BuildOutcome(result, 0, None, True, notes=notes)
     return BuildOutcome(result, count, out, False, sorted(resolved.files), BuildState(result.ledger, store, resolved, site),
                         notes)
@@ -231,7 +234,7 @@ def review(root: Path, ids: list[str], every: bool, dry_run: bool = False) -> Re
     """
     from .load import SETTINGS_FILE
     from .review import StampRefused, fingerprint, inputs, set_stamp, summary
-    from .write import replace_file
+    from .write import replace_files
 
     result, store = validate(root)
     files = {p.stem: p.relative_to(root).as_posix() for p in sorted((root / "claims").glob("*/*.yaml"))
@@ -270,6 +273,9 @@ def review(root: Path, ids: list[str], every: bool, dry_run: bool = False) -> Re
         edits[path] = text.encode("utf-8")
         outcome.stamped.append(Stamped(dim_id, rec.file, rec.model.reviewed, stamp, summary(covered), rec.changes))
     if not dry_run:
-        for path, data in edits.items():
-            replace_file(path, data)
+        try:
+            replace_files(edits, root)
+        except OSError as exc:
+            outcome.stamped = []
+            outcome.refusal = f"cannot write {exc.filename or 'a stamped file'}: {exc.strerror}"
     return outcome

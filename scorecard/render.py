@@ -12,6 +12,7 @@ Output layout (category slugs cannot start with "_", so nothing here can clash w
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import re
 import uuid
@@ -19,23 +20,50 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
-from jinja2 import BytecodeCache, ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
+from jinja2 import (BaseLoader, BytecodeCache, ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader,
+                    StrictUndefined, TemplateError, TemplateNotFound)
+from jinja2.loaders import split_template_path
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
 from . import __version__
 from .evidence import escape_token
+from .paths import PathProblem, inside_root, read_regular, user_cache_dir
 from .numfmt import fmt_number, fmt_percent, fmt_range, fmt_ratio, fmt_value
 from .model import GLYPHS, STATUSES
 from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
 
 SCHEMA_VERSION = 1
-# Files a browser would execute or style with: never copied raw, shown as text instead.
-ACTIVE_SUFFIXES = (".html", ".htm", ".xhtml", ".svg", ".xml", ".js", ".mjs", ".css", ".shtml")
+# The only files copied raw into the site: data, plain text and images that cannot script, by
+# their (case-insensitive) suffix. Anything else a trace cites (HTML, SVG, XHTML, scripts, PDFs,
+# archives...) gets a page showing it as escaped text, or saying it is not shown: a browser must
+# never run or style with a file a pull request added, on the site's own origin.
+RAW_SUFFIXES = frozenset({".json", ".md", ".txt", ".text", ".log", ".csv", ".tsv", ".yaml", ".yml", ".toml",
+                          ".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif"})
+VIEWED_SUFFIXES = frozenset({".json", ".md"})  # a readable page beside the raw copy
 ASSETS = ("style.css", "site.js", "favicon.svg")
 _SAFE_SCHEMES = ("http", "https", "mailto")
 _SCHEME = re.compile(r"^\s*([a-zA-Z][a-zA-Z0-9+.\-]*):")
 STATUS_LABELS = {"leads": "leads", "parity": "parity", "trails": "trails", "simulated": "simulated",
                  "no-claim": "no claim", "out-of-scope": "out of scope"}
+
+
+# Characters XML 1.0 forbids, and the C1 controls HTML treats as parse errors: a ledger's text
+# holding one is shown with U+FFFD, so every page and the feed stay well-formed whatever the input.
+_NOT_MARKUP = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def markup_bytes(text: str) -> bytes:
+    """A rendered page or feed as UTF-8, with characters markup cannot hold replaced."""
+    return _NOT_MARKUP.sub("\ufffd", text).encode("utf-8")
+
+
+def carried_as(rel: str) -> str:
+    """How the site carries a cited file: 'viewed' (raw copy and a page), 'raw' (copy only) or 'text' (page only)."""
+    suffix = "." + rel.rsplit(".", 1)[-1].lower() if "." in rel.rsplit("/", 1)[-1] else ""
+    if suffix in VIEWED_SUFFIXES:  # the JSON viewer shows only what was read as JSON: a lowercase .json
+        return "viewed" if suffix != ".json" or rel.endswith(".json") else "raw"
+    return "raw" if suffix in RAW_SUFFIXES else "text"
 
 
 def builtin_templates() -> Path:
@@ -191,6 +219,34 @@ def counts_chart(counts: dict[str, int]) -> dict:
 
 # --- JSON views -------------------------------------------------------------------------------
 
+# An artifact larger than this (bytes, or pretty-printed lines) gets a summary page: its cited
+# values, meta, size and digest, and the download link; not a page of hundreds of megabytes.
+MAX_VIEW_BYTES = 1024 * 1024
+MAX_VIEW_LINES = 20000
+
+
+def _json_or_none(raw: bytes) -> object:
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        return None
+
+
+def cited_values(data: object, cited: dict[str, list[str]]) -> list[dict]:
+    """Each cited pointer of a large artifact with its value (shortened) and who cites it."""
+    from .evidence import PointerError, resolve_pointer
+
+    out = []
+    for pointer, by in sorted(cited.items()):
+        try:
+            value = json.dumps(resolve_pointer(data, pointer), ensure_ascii=False)
+        except (PointerError, ValueError, RecursionError):
+            continue
+        out.append({"id": pointer_anchor(pointer), "pointer": pointer or "/", "cited_by": by,
+                    "value": value if len(value) <= 200 else value[:199] + "…"})
+    return out
+
+
 def json_lines(data: object, cited: dict[str, list[str]]) -> list[dict]:
     """Pretty-printed JSON as lines, each value's first line carrying its pointer's anchor."""
     lines: list[dict] = []
@@ -236,29 +292,105 @@ class _QuietCache(FileSystemBytecodeCache):
 
 
 def template_cache() -> BytecodeCache | None:
-    """Jinja's bytecode cache under $XDG_CACHE_HOME/scorecard (keyed by template source), or None."""
-    import os
+    """Jinja's bytecode cache (keyed by template source) in the user's own cache folder, or None.
 
-    if os.environ.get("SCORECARD_NO_CACHE"):
-        return None
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "scorecard" / f"templates-{__version__}"
+    Compiling the theme costs about a fifth of a small build, so the compiled code is kept, but
+    only in a folder no one else can write (see paths.user_cache_dir): it is loaded as code.
+    """
+    folder = user_cache_dir(f"templates-{__version__}")
+    return _QuietCache(str(folder)) if folder is not None else None
+
+
+MAX_TEMPLATE_BYTES = 1024 * 1024
+
+
+class TemplateRefused(TemplateError):
+    """A ledger template (or asset) that may not be read: a symlink out, a special file, too large."""
+
+    def __init__(self, code: str, file: str, message: str, hint: str):
+        super().__init__(message)
+        self.code, self.file, self.hint = code, file, hint
+
+    def __reduce__(self):  # raised in render workers, so it must survive pickling
+        return (type(self), (self.code, self.file, self.message, self.hint))
+
+
+class LedgerTemplates(BaseLoader):
+    """The ledger's templates/ folder, read as untrusted input.
+
+    Only regular files whose real path is inside templates/ are read, under a size cap; a
+    symlink to /etc/passwd is refused (a finding), never published as a stylesheet.
+    """
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._real: Path | None = None
+
+    def read(self, name: str) -> bytes | None:
+        """The bytes of templates/name, None when the ledger does not override it; TemplateRefused if unsafe."""
+        pieces = split_template_path(name)
+        path = self.folder.joinpath(*pieces)
+        if not (path.is_symlink() or path.exists()):
+            return None
+        rel = "templates/" + "/".join(pieces)
+        try:
+            if self._real is None:
+                self._real = inside_root(self.folder, self.folder.parent.resolve(), "templates")
+            inside_root(path, self._real, rel)
+            return read_regular(path, rel, MAX_TEMPLATE_BYTES)
+        except PathProblem as exc:
+            raise TemplateRefused(exc.code, rel, exc.message, exc.hint) from None
+        except IsADirectoryError:
+            return None
+        except OSError as exc:
+            raise TemplateRefused("SC701", rel, f"cannot read {rel}: {exc.strerror}", "check the file") from None
+
+    def get_source(self, environment, template):
+        raw = self.read(template)
+        if raw is None:
+            raise TemplateNotFound(template)
+        try:
+            source = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise TemplateRefused("SC107", "templates/" + template, "the template is not UTF-8 text",
+                                  "save it as UTF-8") from None
+        return source, str(self.folder.joinpath(*split_template_path(template))), lambda: True
+
+    def overrides_any(self) -> bool:
+        """Whether the ledger has a templates/ folder with anything in it; TemplateRefused if it is a link out."""
+        if self.folder.is_symlink():
+            try:
+                self._real = inside_root(self.folder, self.folder.parent.resolve(), "templates")
+            except PathProblem as exc:
+                raise TemplateRefused(exc.code, "templates", exc.message, exc.hint) from None
+        return self.folder.is_dir() and any(True for _ in _iterdir(self.folder))
+
+
+def _iterdir(folder: Path):
     try:
-        base.mkdir(parents=True, exist_ok=True)
+        yield from folder.iterdir()
     except OSError:
-        return None
-    return _QuietCache(str(base))
+        return
 
 
 class Site:
-    """The renderer: a Jinja environment over the ledger's templates, then the built-in theme."""
+    """The renderer: a Jinja environment over the ledger's templates, then the built-in theme.
 
-    def __init__(self, resolved: ResolvedLedger):
+    When the ledger overrides any template, every template renders in Jinja's immutable
+    sandbox: a pull request's template cannot reach Python's internals or change the data.
+    The built-in theme alone is trusted code and renders unsandboxed (faster).
+    """
+
+    def __init__(self, resolved: ResolvedLedger, sandboxed: bool | None = None):
         self.ledger = resolved
         self.theme = builtin_templates()
         self.overrides = resolved.root / "templates"
-        self.env = Environment(loader=ChoiceLoader([FileSystemLoader(str(self.overrides)), FileSystemLoader(str(self.theme))]),
-                               autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                               keep_trailing_newline=True, auto_reload=False, bytecode_cache=template_cache())
+        self.ledger_templates = LedgerTemplates(self.overrides)
+        self.sandboxed = self.ledger_templates.overrides_any() if sandboxed is None else sandboxed
+        kind = ImmutableSandboxedEnvironment if self.sandboxed else Environment
+        self.env = kind(loader=ChoiceLoader([self.ledger_templates, FileSystemLoader(str(self.theme))]),
+                        autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                        keep_trailing_newline=True, auto_reload=False, bytecode_cache=template_cache())
         self.env.filters.update(md=markdown_block, mdi=markdown_inline, brief=brief, num=fmt_number, pct=fmt_percent,
                                 ratio=fmt_ratio)
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, measured_text=measured_text,
@@ -272,8 +404,7 @@ class Site:
     # Links are relative to the page: `base` is "" at the root and "../" one level down.
     def file_href(self, rel: str, base: str) -> str:
         """Link to a carried file: its readable page where there is one, else the file itself."""
-        has_view = rel.endswith((".json", ".md") + ACTIVE_SUFFIXES)
-        return base + "_files/" + quote(rel) + (".html" if has_view else "")
+        return base + "_files/" + quote(rel) + (".html" if carried_as(rel) != "raw" else "")
 
     def evidence_href(self, rel: str, pointer: str, base: str) -> str:
         """Link to a pointer's line on an artifact's page."""
@@ -307,11 +438,11 @@ class Site:
         yield "changes.html", self.page("changes.html", "", "changes.html", history=hist)
         base = (led.settings.base_url.rstrip("/") + "/") if led.settings.base_url else ""
         feed_id = base + "feed.xml" if base else "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, f"scorecard-feed:{led.settings.title}"))
-        yield "feed.xml", self.env.get_template("feed.xml").render(
+        yield "feed.xml", markup_bytes(self.env.get_template("feed.xml").render(
             site={"title": led.settings.title, "subject": led.settings.subject, "base": base},
             feed_id=feed_id, history=hist, entries=hist.events[:FEED_ENTRIES],
             updated=hist.events[0].when if hist.events else hist.head.when.strftime("%Y-%m-%dT%H:%M:%SZ"),
-            version=__version__).encode("utf-8")
+            version=__version__))
         yield "history.json", _json(as_data(hist))
 
     def page(self, template: str, base: str, path: str, **context) -> bytes:
@@ -320,7 +451,7 @@ class Site:
         canonical = (s.base_url.rstrip("/") + "/" + path.removesuffix("index.html")) if s.base_url else None
         site = {"title": s.title, "subject": s.subject, "description": s.description, "base": base,
                 "as_of": self.ledger.as_of.isoformat(), "canonical": canonical, "path": path}
-        return self.env.get_template(template).render(site=site, ledger=self.ledger, **context).encode("utf-8")
+        return markup_bytes(self.env.get_template(template).render(site=site, ledger=self.ledger, **context))
 
     def category_pages(self, cats: list[ResolvedCategory]) -> dict[str, bytes]:
         """The page, export and badges of each category in cats."""
@@ -357,8 +488,8 @@ class Site:
         if led.history is not None:
             yield from self.history_pages()
         for asset in ASSETS:
-            source = self.overrides / asset if (self.overrides / asset).is_file() else self.theme / asset
-            yield f"_assets/{asset}", source.read_bytes()
+            override = self.ledger_templates.read(asset)
+            yield f"_assets/{asset}", override if override is not None else (self.theme / asset).read_bytes()
         for rel, raw in led.files.items():
             yield from self.file_pages(rel, raw)
 
@@ -366,24 +497,43 @@ class Site:
         """A cited file as committed, and its readable page (active formats: the page only)."""
         led = self.ledger
         base = "../" * (rel.count("/") + 1)
-        if rel.lower().endswith(ACTIVE_SUFFIXES):
+        how = carried_as(rel)
+        if how == "text":
+            try:
+                text = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                text = None
+            body = (Markup("<pre>") + text + Markup("</pre>") if text is not None and "\x00" not in text else
+                    Markup("<p>") + f"This file ({len(raw):,} bytes, SHA-256 {hashlib.sha256(raw).hexdigest()}) is not "
+                    "text, and its type is not one the site publishes; it is kept in the ledger's repository."
+                    + Markup("</p>"))
             yield f"_files/{rel}.html", self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=False,
-                                                  body=Markup("<pre>") + raw.decode("utf-8", "replace") + Markup("</pre>"))
+                                                  body=body)
             return
         yield f"_files/{rel}", raw
-        if rel.endswith(".json"):
-            data = json.loads(raw.decode("utf-8-sig"))
-            yield f"_files/{rel}.html", self.page("evidence.html", base, f"_files/{rel}.html",
-                                                  rel=rel, lines=json_lines(data, led.citations.get(rel, {})),
-                                                  meta=data.get("meta") if isinstance(data, dict) else None)
-        elif rel.endswith(".md"):
+        if how == "raw":
+            return
+        data = _json_or_none(raw) if rel.endswith(".json") else None
+        if data is not None:
+            cited = led.citations.get(rel, {})
+            lines = json_lines(data, cited) if len(raw) <= MAX_VIEW_BYTES else None
+            if lines is not None and len(lines) > MAX_VIEW_LINES:
+                lines = None
+            yield f"_files/{rel}.html", self.page(
+                "evidence.html", base, f"_files/{rel}.html", rel=rel, lines=lines,
+                cited=None if lines is not None else cited_values(data, cited), size=len(raw),
+                sha256=hashlib.sha256(raw).hexdigest(), meta=data.get("meta") if isinstance(data, dict) else None)
+        elif rel.endswith(".json"):  # a trace to a file that is not JSON after all: shown as text
+            yield f"_files/{rel}.html", self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=True,
+                                                  body=Markup("<pre>") + raw.decode("utf-8", "replace") + Markup("</pre>"))
+        else:
             yield f"_files/{rel}.html", self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=True,
                                                   body=markdown_block(raw.decode("utf-8-sig", "replace")))
 
     def badge(self, label: str, text: str, status: str) -> bytes:
         """A flat SVG badge; widths estimated from the text length (deterministic)."""
         lw, tw = 12 + 7 * len(label), 12 + 7 * len(text)
-        return self.env.get_template("badge.svg").render(label=label, text=text, status=status, lw=lw, tw=tw).encode()
+        return markup_bytes(self.env.get_template("badge.svg").render(label=label, text=text, status=status, lw=lw, tw=tw))
 
 
 FEED_ENTRIES = 100
@@ -405,7 +555,7 @@ def _category_badge_text(cat: ResolvedCategory) -> str:
 
 def _compact(doc: object) -> str:
     # indent= would make json use its pure-Python encoder (5x slower), so exports are compact.
-    return json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def _json(doc: object) -> bytes:

@@ -3,8 +3,30 @@
 from __future__ import annotations
 
 import json
+import re
 
 from .findings import RULES, Finding
+
+# What a ledger's text must not send to a terminal: C0 controls but newline and tab, DEL, C1
+# controls (escape sequences, OSC titles, bells) and the bidirectional overrides that make
+# text read differently from what it is. Shown as visible escapes instead.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def terminal_safe(text: str, one_line: bool = False) -> str:
+    """text with control characters shown as escapes (\\x1b), so a ledger cannot drive the terminal."""
+    return (_UNSAFE_LINE if one_line else _UNSAFE).sub(_escape, text)
+
+
+def json_safe(text: str) -> str:
+    # json.dumps escapes C0 controls; C1 and the bidi overrides pass through with ensure_ascii=False.
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 FORMATS = ("text", "json", "github", "sarif")
 JSON_VERSION = 1
@@ -31,9 +53,9 @@ def text(findings: list[Finding], dimensions: int, style=None) -> str:
     lines = []
     for f in findings:
         sev = paint(f.severity, fg="red" if f.severity == "error" else "yellow", bold=True)
-        lines.append(f"{f.file}:{f.line}:{f.col}: {sev} {f.code} {f.message}")
+        lines.append(f"{terminal_safe(f.file, True)}:{f.line}:{f.col}: {sev} {f.code} {terminal_safe(f.message, True)}")
         if f.hint:
-            lines.append(f"    hint: {f.hint}")
+            lines.append(f"    hint: {terminal_safe(f.hint, True)}")
     lines.append(summary(findings, dimensions))
     return "\n".join(lines) + "\n"
 
@@ -44,7 +66,7 @@ def as_json(findings: list[Finding], dimensions: int) -> str:
     doc = {"version": JSON_VERSION, "summary": {"errors": errors, "warnings": len(findings) - errors,
                                                  "dimensions": dimensions},
            "findings": [f.as_dict() for f in findings]}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
 
 
 def _gh_data(s: str) -> str:
@@ -64,8 +86,9 @@ def github(findings: list[Finding], dimensions: int, prefix: str = "") -> str:
     lines = []
     for f in findings:
         level = "error" if f.severity == "error" else "warning"
-        message = f.message + (f"\n{f.hint}" if f.hint else "")
-        props = f"file={_gh_prop(prefix + f.file)},line={f.line},col={f.col},title={_gh_prop(f.code + ' ' + RULES[f.code].name)}"
+        message = terminal_safe(f.message) + (f"\n{terminal_safe(f.hint)}" if f.hint else "")
+        props = (f"file={_gh_prop(terminal_safe(prefix + f.file, True))},line={f.line},col={f.col},"
+                 f"title={_gh_prop(f.code + ' ' + RULES[f.code].name)}")
         lines.append(f"::{level} {props}::{_gh_data(message)}")
     return "\n".join(lines) + ("\n" if lines else "") + text(findings, dimensions)
 
@@ -87,7 +110,7 @@ def sarif(findings: list[Finding], dimensions: int, prefix: str = "", version: s
            "runs": [{"tool": {"driver": {"name": "scorecard", "version": version, "rules": rules,
                                          "informationUri": "https://scorecard.invalid/"}},
                      "results": results}]}
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_safe(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"
 
 
 def render(fmt: str, findings: list[Finding], dimensions: int, style=None, prefix: str = "", version: str = "") -> str:

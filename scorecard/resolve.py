@@ -226,7 +226,7 @@ def _trace_view(entry, dim_id: str, root: Path, store: ArtifactStore, citations:
             return TraceView("json", target, rel, pointer, label, resolve_pointer(art.data, pointer))
         return TraceView("json", target, rel, "", label)
     if rel not in files:
-        files[rel] = (root / rel).read_bytes()
+        files[rel] = store.raw(rel)
     return TraceView("file", target, rel, "", label)
 
 

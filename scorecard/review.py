@@ -21,7 +21,7 @@ from yaml.cyaml import CParser
 from . import measure
 from .evidence import Artifact, PointerError, parse_artifact
 from .model import MEASURED, Dimension
-from .paths import is_url, normalise
+from .paths import PathProblem, is_url, normalise
 
 PREFIX = "fp1-"
 FIXED_KEYS = ("status", "claim", "result.unit")
@@ -69,7 +69,7 @@ def inputs(model: Dimension, get: Callable[[str], Artifact]) -> dict[str, object
             if art.error:
                 return None
             out[f"{rel}#{selector}"] = _norm(measure.cited_value(art.data, kind, selector))
-        except (PointerError, OSError, ValueError, RecursionError):
+        except (PointerError, PathProblem, OSError, ValueError, RecursionError):
             return None
     return out
 
@@ -236,6 +236,8 @@ def set_stamp(text: str, stamp: str) -> str:
     An existing value is replaced in place (its comment and quoting style around it stay). Without
     one, a `reviewed:` line is inserted after the claim's line, at the claim key's indentation.
     """
+    if "\r" in text and "\n" not in text:  # old Mac line ends: stamp as \n, then give the file its own back
+        return set_stamp(text.replace("\r", "\n"), stamp).replace("\n", "\r")
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     body = text[len(bom):]
     found = _top_level(body)

@@ -95,8 +95,14 @@ def evidence_date(art, store: ArtifactStore) -> tuple[date | None, str]:
 
 def _check_evidence_age(rec: "DimensionRecord", settings: Settings, store: ArtifactStore, today: date,
                         findings: list[Finding]) -> None:
-    dated = [(evidence_date(store.get(rel), store), loc, rel) for loc, rel in measure.evidence_files(rec.model.result)]
-    dated = [(when, loc, rel) for when, loc, rel in dated if when[0] is not None]
+    dated = []
+    for loc, rel in measure.evidence_files(rec.model.result):
+        try:
+            when = evidence_date(store.get(rel), store)
+        except PathProblem:
+            continue  # read_result has said why
+        if when[0] is not None:
+            dated.append((when, loc, rel))
     if not dated:
         return
     (measured, how), loc, rel = min(dated, key=lambda d: d[0][0])  # the oldest input decides
@@ -192,7 +198,11 @@ def _check_trace(rec: "DimensionRecord", target: str, pos: tuple[int, int], stor
         findings.append(finding("SC402", file, pos, f"trace fragment '#{fragment}' must be a JSON pointer into a .json file",
                                 "write file.json#/path/to/value, or drop the fragment"))
         return
-    art = store.get(rel)
+    try:
+        art = store.get(rel)
+    except PathProblem as exc:
+        findings.append(finding(exc.code, file, pos, exc.message, exc.hint))
+        return
     if art.error:
         findings.append(finding("SC402", file, pos, f"trace '{rel}' is {art.error}", "fix the JSON file"))
         return

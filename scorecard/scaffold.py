@@ -6,6 +6,7 @@ Both check every target before writing anything, so a refusal changes nothing.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from .load import CATEGORY_FILE, SETTINGS_FILE, SLUG_RE
@@ -23,7 +24,7 @@ def _modeline(kind: str, depth: int) -> str:
 SETTINGS = """{modeline}title: {title}                 # required: the scorecard's title
 subject: {subject}                          # required: the system being scored
 description: >-                              # optional, Markdown
-  Each dimension is a thing the field competes on; the {subject} column is honest.
+  Each dimension is a thing the field competes on, with where we stand against its best.
 stale_after_months: 24                       # optional: a SOTA source older than this warns
 parity_tolerance: 0.05                       # optional: |result/bar - 1| within this is parity
 # base_url: https://example.org/scorecard/   # optional: canonical links
@@ -93,14 +94,39 @@ def _schemas() -> dict[str, str]:
             for kind in sorted(MODELS)}
 
 
+def yaml_text(text: str) -> str:
+    """text as a YAML double-quoted scalar (a JSON string is one): no comment, key or newline can slip in."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 def _write_all(root: Path, files: dict[str, str]) -> list[str]:
-    clashes = sorted(rel for rel in files if (root / rel).exists())
+    """Write every file, or none: refuse any path that exists (a symlink, even dangling, included) or
+    whose folder is a symlink leading out of root; on a write error, remove what was written."""
+    real_root = root.resolve()
+    clashes = sorted(rel for rel in files if (root / rel).exists() or (root / rel).is_symlink())
     if clashes:
         raise ScaffoldRefused(f"refusing to overwrite {', '.join(clashes)}; nothing was written")
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    for rel in files:
+        folder = (root / rel).parent
+        while not (folder.exists() or folder.is_symlink()):
+            folder = folder.parent
+        if not folder.resolve().is_relative_to(real_root):
+            raise ScaffoldRefused(f"refusing to write {rel}: {folder} leads out of {root} through a symlink; "
+                                  "nothing was written")
+    written: list[Path] = []
+    try:
+        for rel, text in files.items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+            fd = os.open(path, flags, 0o644)
+            written.append(path)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+    except OSError as exc:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise ScaffoldRefused(f"cannot write {exc.filename or root}: {exc.strerror}; nothing was kept") from None
     return sorted(files)
 
 
@@ -111,7 +137,8 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard") ->
     if folder.exists() and not folder.is_dir():
         raise ScaffoldRefused(f"{folder} is a file; nothing was written")
     files = {
-        SETTINGS_FILE: SETTINGS.format(modeline=_modeline("scorecard", 0), title=title, subject=subject),
+        SETTINGS_FILE: SETTINGS.format(modeline=_modeline("scorecard", 0), title=yaml_text(title),
+                                       subject=yaml_text(subject)),
         f"claims/performance/{CATEGORY_FILE}": CATEGORY.format(modeline=_modeline("category", 2), title="Performance",
                                                                slug="performance"),
         "claims/performance/first-gap.yaml": dimension_text("first-gap", "no-claim", depth=2),

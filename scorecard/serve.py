@@ -173,10 +173,79 @@ class Rebuilder:
                 self.echo(f"rebuild failed: {type(exc).__name__}: {exc}")
 
 
+# What the site holds (see render.RAW_SUFFIXES), by suffix; anything else is served as bytes to save.
+TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+         ".svg": "image/svg+xml", ".json": "application/json", ".xml": "application/atom+xml",
+         ".txt": "text/plain; charset=utf-8", ".text": "text/plain; charset=utf-8", ".log": "text/plain; charset=utf-8",
+         ".md": "text/plain; charset=utf-8", ".csv": "text/csv; charset=utf-8",
+         ".tsv": "text/tab-separated-values; charset=utf-8", ".yaml": "text/plain; charset=utf-8",
+         ".yml": "text/plain; charset=utf-8", ".toml": "text/plain; charset=utf-8", ".png": "image/png",
+         ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp", ".avif": "image/avif"}
+# Files the site writes itself may be active (its pages, styles, scripts, badges); a ledger's own
+# files are only under _files/, where nothing but the allowlisted types is ever copied raw.
+MAX_SERVED = 256 * 1024 * 1024
+
+
+def content_type(rel: str) -> str:
+    """The Content-Type for a site path (by suffix, case-insensitive); unknown types download."""
+    name = rel.rsplit("/", 1)[-1]
+    suffix = "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    if rel.startswith("_files/") and suffix in (".svg", ".xml", ".css", ".js"):
+        return "application/octet-stream"
+    return TYPES.get(suffix, "application/octet-stream")
+
+
+def quote(rel: str) -> str:
+    """A site path for a Location header."""
+    from urllib.parse import quote as _quote
+
+    return _quote(rel)
+
+
+def _request_path(raw: str) -> str | None:
+    """The site path a request names ('' and folders mean their index.html); None if it is malformed."""
+    from urllib.parse import unquote
+
+    try:
+        path = unquote(raw.split("?", 1)[0].split("#", 1)[0], errors="strict")
+    except UnicodeDecodeError:
+        return None
+    if "\\" in path or any(ord(c) < 32 or ord(c) == 127 for c in path):  # NUL and other controls included
+        return None
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    if ".." in parts:
+        return None
+    rel = "/".join(parts)
+    if not rel:
+        return "index.html"
+    return rel + "/index.html" if path.endswith("/") else rel
+
+
+def _site_file(out: Path, rel: str) -> bytes | None:
+    """The bytes of a regular file inside the site, never through a symlink; None for anything else."""
+    import stat
+
+    path = out
+    for part in rel.split("/"):
+        path = path / part
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return None
+        if stat.S_ISLNK(info.st_mode):
+            return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SERVED:
+        return None
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
 def _handler(rebuilder: Rebuilder):
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, directory=str(rebuilder.out), **kwargs)
+    class Handler(http.server.BaseHTTPRequestHandler):
+        timeout = 15  # seconds an idle connection may hold its thread
+        protocol_version = "HTTP/1.0"
 
         def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
             pass
@@ -187,18 +256,26 @@ def _handler(rebuilder: Rebuilder):
                     body = json.dumps({"generation": rebuilder.generation, "ok": rebuilder.broken_text is None,
                                        "building": rebuilder.building}).encode()
                 return self._send(body, "application/json")
-            rel = self.path.split("?", 1)[0].split("#", 1)[0].lstrip("/")
-            rel = rel + "index.html" if rel == "" or rel.endswith("/") else rel
+            rel = _request_path(self.path)
+            if rel is None:
+                return self.send_error(400, "bad path")
             with rebuilder.lock:
                 fresh = rebuilder.memory.get(rel)
             if fresh is not None:
                 return self._send(self._decorate(fresh), "text/html; charset=utf-8")
-            path = Path(self.translate_path(self.path))
-            if path.is_dir():
-                path = path / "index.html"
-            if path.suffix == ".html" and path.is_file():
-                return self._send(self._decorate(path.read_bytes()), "text/html; charset=utf-8")
-            return super().do_GET()
+            body = _site_file(rebuilder.out, rel)
+            if body is None:
+                if not rel.endswith("index.html") and _site_file(rebuilder.out, rel + "/index.html") is not None:
+                    self.send_response(301)  # a folder without its slash: relative links need it
+                    self.send_header("Location", "/" + quote(rel) + "/")
+                    self.send_header("Content-Length", "0")
+                    return self.end_headers()
+                return self.send_error(404, "not in the site")
+            ctype = content_type(rel)
+            return self._send(self._decorate(body) if ctype.startswith("text/html") else body, ctype)
+
+        def do_HEAD(self):
+            self.send_error(405, "GET only")
 
         def _decorate(self, page: bytes) -> bytes:
             with rebuilder.lock:
@@ -215,6 +292,7 @@ def _handler(rebuilder: Rebuilder):
         def _send(self, body: bytes, ctype: str) -> None:
             self.send_response(200)
             self.send_header("Content-Type", ctype)
+            self.send_header("X-Content-Type-Options", "nosniff")
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.end_headers()
@@ -228,6 +306,10 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 256  # the stdlib's 5 drops connections when a page's assets load at once
+
+    def handle_error(self, request, client_address) -> None:
+        pass  # a client that hangs up or times out is not worth a traceback
 
 
 def serve(root: Path, out: Path, host: str, port: int | None, echo: Callable[[str], None] = print,

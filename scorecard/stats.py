@@ -41,14 +41,15 @@ def summarise(samples: list[float], stat: str = "median") -> Summary:
     if stat == "max":
         return Summary(stat, highest, n, lowest, highest)
     if stat == "mean":
-        mean = math.fsum(xs) / n
+        mean = math.fsum(x / n for x in xs)  # divided first: a sum of huge runs would overflow
         if n < 2:
             return Summary(stat, mean, n, lowest, highest)
-        sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
+        scale = max(abs(lowest), abs(highest)) or 1.0  # scaled, so that squaring huge runs cannot overflow
+        sd = scale * math.sqrt(math.fsum(((x - mean) / scale) ** 2 for x in xs) / (n - 1))
         half = t_quantile(1 - (1 - LEVEL) / 2, n - 1) * sd / math.sqrt(n)
         return Summary(stat, mean, n, lowest, highest, mean - half, mean + half, LEVEL)
     mid = n // 2
-    median = xs[mid] if n % 2 else (xs[mid - 1] + xs[mid]) / 2
+    median = xs[mid] if n % 2 else xs[mid - 1] / 2 + xs[mid] / 2
     if n < 2:
         return Summary("median", median, n, lowest, highest)
     k, coverage = median_rank(n)
@@ -59,7 +60,11 @@ def median_rank(n: int) -> tuple[int, float]:
     """(k, coverage): the order statistics x(k) and x(n+1-k) bound the median with that exact coverage.
 
     k is the largest rank with coverage >= 95%; when none has (n <= 5), k is 1 (the range).
+    Exact binomial sums for n up to EXACT_RANKS; beyond, the same tail from the incomplete beta
+    function, starting at the normal approximation (exact integers would take minutes at 10^6 runs).
     """
+    if n > EXACT_RANKS:
+        return _median_rank_large(n)
     total = 2 ** n
     k, tail, term = 1, 1, 1  # tail: C(n,0) + ... + C(n,k-1), i.e. P(B <= k-1) * 2^n for B ~ Binomial(n, 1/2)
     best = (1, 1 - 2 * tail / total)
@@ -70,6 +75,21 @@ def median_rank(n: int) -> tuple[int, float]:
         k, tail = k + 1, tail + term
         best = (k, 1 - 2 * tail / total)
     return best
+
+
+EXACT_RANKS = 2000
+
+
+def _median_rank_large(n: int) -> tuple[int, float]:
+    def coverage(k: int) -> float:  # 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2)
+        return 1 - 2 * incomplete_beta(n - k + 1, k, 0.5)
+
+    k = max(1, int(n / 2 - 1.959964 * math.sqrt(n) / 2))
+    while k > 1 and coverage(k) < LEVEL:
+        k -= 1
+    while k + 1 <= n // 2 and coverage(k + 1) >= LEVEL:
+        k += 1
+    return k, coverage(k)
 
 
 def t_quantile(p: float, df: int) -> float:

@@ -8,6 +8,7 @@ or interrupted build removes its temporary folder and leaves the previous site a
 from __future__ import annotations
 
 import ctypes
+import errno
 import ctypes.util
 import os
 import shutil
@@ -57,14 +58,35 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def clean_leftovers(out: Path) -> None:
-    """Remove temporary folders a killed build left beside out."""
+    """Remove temporary folders a killed build left beside out.
+
+    Each build names its folders with its process id; a folder whose process still runs belongs
+    to a build running now (two builds at once) and is left alone.
+    """
     parent = out.parent
     if not parent.is_dir():
         return
     for entry in parent.iterdir():
         name = entry.name
-        if name.startswith(f".{out.name}-") and any(p in name for p in _TMP_PREFIXES) and entry.is_dir():
+        if not (name.startswith(f".{out.name}-") and any(p in name for p in _TMP_PREFIXES)) or entry.is_symlink():
+            continue
+        owner = name[len(out.name) + 1:].split("-")[2:3]
+        if owner and owner[0].isdigit() and _alive(int(owner[0])):
+            continue
+        if entry.is_dir():
             shutil.rmtree(entry, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # a folder this process left earlier (serve rebuilds) is stale
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
 
 
 def write_site(root: Path, out: Path, pages, guard=None) -> int:
@@ -78,7 +100,7 @@ def write_site(root: Path, out: Path, pages, guard=None) -> int:
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     clean_leftovers(out)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-tmp-", dir=out.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-tmp-{os.getpid()}-", dir=out.parent))
     try:
         seen: set[str] = set()
         made: set[Path] = {tmp}
@@ -117,7 +139,7 @@ def write_site(root: Path, out: Path, pages, guard=None) -> int:
         os.chmod(tmp, 0o755)
         if out.exists():
             if not _exchange(tmp, out):
-                old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-", dir=out.parent))
+                old = Path(tempfile.mkdtemp(prefix=f".{out.name}-old-{os.getpid()}-", dir=out.parent))
                 old.rmdir()
                 os.rename(out, old)
                 os.rename(tmp, out)
@@ -132,17 +154,40 @@ def write_site(root: Path, out: Path, pages, guard=None) -> int:
     return len(seen)
 
 
-def replace_file(path: Path, data: bytes) -> None:
-    """Write data to path atomically (a temporary file beside it, then rename), keeping its mode."""
-    mode = path.stat().st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+REVIEW_TMP = ".scorecard-review-"
+
+
+def replace_files(edits: dict[Path, bytes], temp_dir: Path) -> None:
+    """Write each file's new bytes atomically, all or none, keeping each file's mode.
+
+    Every new content is first written and synced to a temporary file in temp_dir (the ledger
+    root: where validate never looks, so a killed run leaves nothing it reports); only when all
+    are written are they renamed over their files. A failure before that leaves every file as
+    it was. Temporary files a killed run left are removed first.
+    """
+    for stale in temp_dir.glob(REVIEW_TMP + "*.tmp"):
+        owner = stale.name[len(REVIEW_TMP):].split("-")[0]
+        if not (owner.isdigit() and _alive(int(owner))) and stale.is_file() and not stale.is_symlink():
+            stale.unlink(missing_ok=True)
+    staged: list[tuple[str, Path]] = []
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        for path, data in edits.items():
+            mode = path.stat().st_mode & 0o7777
+            fd, tmp = tempfile.mkstemp(dir=temp_dir, prefix=f"{REVIEW_TMP}{os.getpid()}-", suffix=".tmp")
+            staged.append((tmp, path))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, mode)
+        for tmp, path in staged:
+            try:
+                os.replace(tmp, path)
+            except OSError as exc:
+                if exc.errno != errno.EXDEV:
+                    raise
+                shutil.move(tmp, path)  # temp_dir on another file system (a mount under the ledger)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
         raise

@@ -15,7 +15,7 @@ def test_text_exact():
     assert report.text(F, 9) == (
         "claims/a/b.yaml:3:5: error SC202 unknown field 'soruce'\n"
         "    hint: did you mean 'source'?\n"
-        "claims/a/c.yaml:1:1: warning SC603 old, stale: 50%\nreally\n"
+        "claims/a/c.yaml:1:1: warning SC603 old, stale: 50%\\x0areally\n"  # one finding, one line
         "    hint: update it\n"
         "1 error, 1 warning in 9 dimensions\n")
 
@@ -73,3 +73,15 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(tmp_path):
     loc = next(r for r in results if r["ruleId"] == "SC202")["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"]["uri"] == "claims/core/beta.yaml" and loc["region"] == {"startLine": 8, "startColumn": 3}
     assert list(jsonschema.Draft4Validator(schema).iter_errors({"version": "2.1.0"}))  # the schema can fail
+
+
+def test_text_escapes_what_would_drive_a_terminal_or_fake_a_finding():
+    evil = [Finding("claims/a/x\x1b]0;owned\x07.yaml", 1, 1, "SC004", "id 'a\nclaims/z.yaml:1:1: error SC001 fake'",
+                    "rename \u202ethe file", "error")]
+    out = report.text(evil, 1)
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert out.splitlines()[0] == ("claims/a/x\\x1b]0;owned\\x07.yaml:1:1: error SC004 "
+                                   "id 'a\\x0aclaims/z.yaml:1:1: error SC001 fake'")
+    assert out.splitlines()[1] == "    hint: rename \\u202ethe file"
+    assert "\x9b" not in report.as_json([Finding("f", 1, 1, "SC004", "csi \x9b", "h")], 1)
+    assert json.loads(report.as_json([Finding("f", 1, 1, "SC004", "csi \x9b", "h")], 1))["findings"][0]["message"] == "csi \x9b"

@@ -234,7 +234,7 @@ def test_evidence_dates_cost_the_same_few_git_calls_however_many_artifacts(tmp_p
     found, _ = codes(root)
     stale = sorted(f[1] for f in found if f[0] == "SC310")  # alpha's own artifact is stale by its meta.date
     assert stale == sorted([f"claims/core/alpha-{i}.yaml" for i in range(12)] + ["claims/core/alpha.yaml"])
-    assert calls == ["rev-parse", "status", "log"]  # one batch for all of evidence/, not one per artifact
+    assert calls == ["rev-parse", "ls-tree", "log"]  # one batch for all of evidence/, not one per artifact
 
 
 

@@ -1,0 +1,315 @@
+"""The ledger as untrusted input: the defences the attack corpus (test_hostile) cannot reach alone."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from scorecard import paths, pipeline, scaffold, serve, write
+from scorecard.evidence import Artifact, parse_artifact, resolve_pointer, PointerError
+from scorecard.render import Site, carried_as
+from scorecard.resolve import resolve_ledger
+from scorecard.review import set_stamp
+
+from conftest import REPO
+
+
+# --- templates ------------------------------------------------------------------------------
+
+def test_the_sandbox_renders_the_example_byte_for_byte(tmp_path):
+    result, store = pipeline.validate(REPO)
+    resolved = resolve_ledger(result.ledger, store)
+    plain, boxed = Site(resolved, sandboxed=False), Site(resolved, sandboxed=True)
+    assert not plain.sandboxed and boxed.sandboxed
+    assert boxed.render() == plain.render()
+
+
+def test_a_ledger_template_turns_the_sandbox_on(base_ledger, tmp_path):
+    result, store = pipeline.validate(base_ledger)
+    assert not Site(resolve_ledger(result.ledger, store)).sandboxed  # the built-in theme alone: trusted
+    (base_ledger / "templates").mkdir()
+    (base_ledger / "templates/style.css").write_text("body{}\n")
+    assert Site(resolve_ledger(result.ledger, store)).sandboxed
+
+
+def _safe_cache(monkeypatch, home: Path) -> Path | None:
+    monkeypatch.delenv("SCORECARD_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    return paths.user_cache_dir("templates-x")
+
+
+def test_the_template_cache_is_kept_only_where_no_one_else_can_write(tmp_path, monkeypatch):
+    made = _safe_cache(monkeypatch, tmp_path / "cache")
+    assert made == tmp_path / "cache/scorecard/templates-x"
+    assert stat.S_IMODE(made.stat().st_mode) == 0o700
+    os.chmod(made, 0o777)  # a folder others can write into: code planted there would be loaded
+    assert _safe_cache(monkeypatch, tmp_path / "cache") is None
+    os.chmod(made, 0o700)
+    os.chmod(made.parent, 0o775)
+    assert _safe_cache(monkeypatch, tmp_path / "cache") is None
+    os.chmod(made.parent, 0o700)
+    assert _safe_cache(monkeypatch, tmp_path / "cache") == made
+
+
+def test_a_symlinked_or_relative_cache_folder_is_not_used(tmp_path, monkeypatch):
+    (tmp_path / "real").mkdir(mode=0o700)
+    (tmp_path / "cache/scorecard").mkdir(parents=True, mode=0o700)
+    (tmp_path / "cache/scorecard/templates-x").symlink_to(tmp_path / "real")
+    assert _safe_cache(monkeypatch, tmp_path / "cache") is None
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")  # ignored, as the XDG specification says
+    assert paths.user_cache_dir("templates-x") == tmp_path / "home/.cache/scorecard/templates-x"
+    assert not (tmp_path / "relative").exists()
+
+
+# --- what the site carries raw ------------------------------------------------------------
+
+@pytest.mark.parametrize("rel, how", [
+    ("evidence/run.json", "viewed"), ("docs/notes.md", "viewed"), ("docs/NOTES.MD", "viewed"),
+    ("docs/run.JSON", "raw"), ("docs/a.csv", "raw"), ("docs/plot.PNG", "raw"), ("docs/log.txt", "raw"),
+    ("docs/a.html", "text"), ("docs/a.HTML", "text"), ("docs/a.xht", "text"), ("docs/a.xhtml", "text"),
+    ("docs/a.svg", "text"), ("docs/a.svgz", "text"), ("docs/a.js", "text"), ("docs/a.pdf", "text"),
+    ("docs/Makefile", "text"), ("docs/a.html.gz", "text"), ("docs/.txt", "raw")])
+def test_only_an_allowlist_of_types_is_copied_raw(rel, how):
+    assert carried_as(rel) == how
+
+
+def test_serve_gives_ledger_files_no_active_type():
+    assert serve.content_type("_files/docs/a.svg") == "application/octet-stream"
+    assert serve.content_type("_files/docs/a.md.html").startswith("text/html")
+    assert serve.content_type("_badges/core.svg") == "image/svg+xml"
+    assert serve.content_type("_files/x.xht") == "application/octet-stream"
+
+
+# --- reading --------------------------------------------------------------------------------
+
+def test_read_regular_refuses_specials_and_sizes_at_the_boundary(tmp_path):
+    exact = tmp_path / "exact"
+    exact.write_bytes(b"x" * 100)
+    assert paths.read_regular(exact, "exact", 100) == b"x" * 100
+    with pytest.raises(paths.PathProblem) as over:
+        paths.read_regular(exact, "exact", 99)
+    assert over.value.code == "SC408"
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    with pytest.raises(paths.PathProblem) as special:
+        paths.read_regular(fifo, "fifo", 100)
+    assert special.value.code == "SC406" and time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize("raw, error", [
+    (b'{"a": 1, "a": 2}', "duplicate key 'a'"),
+    (b'{"a": 1e400}', "too large"),
+    (b'{"a": "\\ud800"}', "surrogate"),
+    (b'{"a": NaN}', "NaN is not valid JSON"),
+])
+def test_artifacts_that_json_would_take_silently_are_errors(raw, error):
+    art = parse_artifact(Artifact("evidence/x.json", raw=raw))
+    assert art.data is None and error in art.error
+
+
+def test_a_surrogate_pair_and_an_escaped_backslash_are_fine():
+    assert parse_artifact(Artifact("x.json", raw=b'{"a": "\\ud83d\\ude00", "b": "\\\\ud800"}')).error is None
+
+
+@pytest.mark.parametrize("token", ["²", "٠", "1" * 5000, "01", "-1", "+1"])
+def test_only_ascii_digits_index_an_array(token):
+    with pytest.raises(PointerError):
+        resolve_pointer({"runs": [1, 2, 3]}, f"/runs/{token}")
+    assert resolve_pointer({"runs": [1, 2, 3]}, "/runs/2") == 3
+
+
+# --- git ------------------------------------------------------------------------------------
+
+def test_git_never_runs_status_and_disables_repository_programs(monkeypatch, tmp_path):
+    from scorecard import git
+
+    seen = []
+    real = subprocess.run
+    monkeypatch.setattr(git.subprocess, "run", lambda argv, **kw: (seen.append(argv), real(argv, **kw))[1])
+    git.last_change_dates(tmp_path, "evidence")
+    for argv in seen:
+        assert "core.fsmonitor=false" in argv and "status" not in argv
+
+
+# --- writing --------------------------------------------------------------------------------
+
+def test_a_build_running_now_keeps_its_temporary_folder(tmp_path, base_ledger):
+    out = tmp_path / "site"
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        running = tmp_path / f".site-tmp-{sleeper.pid}-abcdefgh"
+        running.mkdir()
+        dead = tmp_path / ".site-tmp-999999999-abcdefgh"  # no such process
+        dead.mkdir()
+        assert not pipeline.build(base_ledger, out).refused
+        assert running.is_dir() and not dead.exists()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+def test_review_stages_its_files_where_validate_does_not_look(tmp_path, base_ledger):
+    stale = base_ledger / f"{write.REVIEW_TMP}999999999-x.tmp"
+    stale.write_text("left by a killed review")
+    target = base_ledger / "claims/core/alpha.yaml"
+    write.replace_files({target: b"title: x\n"}, base_ledger)
+    assert target.read_bytes() == b"title: x\n" and not stale.exists()
+    assert list(base_ledger.rglob("*.tmp")) == []
+
+
+def test_review_writes_nothing_when_one_file_cannot_be_written(tmp_path, base_ledger):
+    a, b = base_ledger / "claims/core/alpha.yaml", base_ledger / "claims/core/beta.yaml"
+    before = a.read_bytes(), b.read_bytes()
+    with pytest.raises(OSError):
+        write.replace_files({a: b"new a\n", base_ledger / "claims/missing/x.yaml": b"x"}, base_ledger)
+    assert (a.read_bytes(), b.read_bytes()) == before
+    assert list(base_ledger.rglob("*.tmp")) == []
+
+
+def test_stamping_a_file_with_old_mac_line_ends_keeps_them():
+    text = "title: T\rclaim: c\rnote: n\r"
+    assert set_stamp(text, "fp1-0123456789abcdef") == "title: T\rclaim: c\rreviewed: fp1-0123456789abcdef\rnote: n\r"
+
+
+# --- init and new ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("title, subject", [
+    ("Cost: the good one", "Team #1 scorecard"), ("a\nsubject: injected", "x\ny: 1"), ("'quoted' \"both\"", "- list"),
+    ("\x1b[31mred", "tab\there")])
+def test_init_writes_any_title_and_subject_as_text(tmp_path, title, subject):
+    scaffold.init(tmp_path / "l", subject=subject, title=title)
+    settings = yaml.safe_load((tmp_path / "l/scorecard.yaml").read_text())
+    assert (settings["title"], settings["subject"]) == (title, subject)
+    assert set(settings) == {"title", "subject", "description", "stale_after_months", "parity_tolerance"}
+
+
+def test_new_refuses_a_dangling_symlink_and_a_folder_that_leads_out(tmp_path, base_ledger):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (base_ledger / "claims/core/gamma.yaml").symlink_to(outside / "written.yaml")
+    with pytest.raises(scaffold.ScaffoldRefused, match="overwrite"):
+        scaffold.new(base_ledger, "core/gamma")
+    (base_ledger / "claims/leak").symlink_to(outside)
+    with pytest.raises(scaffold.ScaffoldRefused, match="symlink"):
+        scaffold.new(base_ledger, "leak/delta")
+    assert list(outside.iterdir()) == []
+
+
+def _disk_full_after(monkeypatch, module, calls: int) -> None:
+    import errno
+
+    real, count = module.os.open, [0]
+
+    def failing(path, flags, *args):
+        count[0] += 1
+        if count[0] > calls:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, flags, *args)
+
+    monkeypatch.setattr(module.os, "open", failing)
+
+
+def test_new_on_a_full_disk_is_a_clear_refusal_that_keeps_nothing(base_ledger, monkeypatch):
+    _disk_full_after(monkeypatch, scaffold, 1)  # the record is written, its new category file is not
+    with pytest.raises(scaffold.ScaffoldRefused, match="No space left on device"):
+        scaffold.new(base_ledger, "fresh/gamma")
+    assert not list((base_ledger / "claims/fresh").glob("*"))
+
+
+def test_build_on_a_full_disk_keeps_the_previous_site(tmp_path, base_ledger, monkeypatch):
+    from conftest import run_cli
+
+    out = tmp_path / "site"
+    assert not pipeline.build(base_ledger, out).refused
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    real_open = open
+
+    def full(path, mode="r", *args, **kwargs):
+        if "w" in mode and ".site-tmp-" in str(path) and str(path).endswith("index.html"):
+            raise OSError(28, "No space left on device")
+        return real_open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", full)
+    with pytest.raises(OSError):
+        pipeline.build(base_ledger, out)
+    monkeypatch.undo()
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site-")] == []
+    os.chmod(out.parent, 0o555) if os.geteuid() != 0 else None
+    site_file = out / "index.html"
+    (tmp_path / "readonly").write_text("a file where the output folder would go")
+    proc = run_cli("build", "--root", str(base_ledger), "--out", str(tmp_path / "readonly/site"))
+    os.chmod(out.parent, 0o755)
+    assert proc.returncode == 2 and "cannot write the site" in proc.stderr and "Traceback" not in proc.stderr
+    assert site_file.is_file()
+
+
+# --- serve ----------------------------------------------------------------------------------
+
+@pytest.fixture
+def server(tmp_path, base_ledger):
+    out = tmp_path / "site"
+    rebuilder = serve.Rebuilder(base_ledger, out, echo=lambda _: None)
+    rebuilder.rebuild()
+    (out / "passwd.html").symlink_to("/etc/passwd")
+    httpd = serve.Server(("127.0.0.1", 0), serve._handler(rebuilder))
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield httpd.server_address[1], out
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _get(port: int, path: str) -> tuple[int, bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"GET {path} HTTP/1.0\r\n\r\n".encode())
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_serve_serves_only_regular_files_inside_the_site(server):
+    port, _ = server
+    assert _get(port, "/")[0] == 200
+    assert _get(port, "/core")[0] == 301
+    assert _get(port, "/passwd.html")[0] == 404  # a symlink in the site is never followed
+    assert _get(port, "/index.html%00.txt")[0] == 400
+    assert _get(port, "/../../etc/passwd")[0] in (400, 404)
+    assert _get(port, "/%ff")[0] == 400
+
+
+def test_serve_takes_a_burst_of_connections_and_drops_idle_ones(server):
+    port, _ = server
+    idle = socket.create_connection(("127.0.0.1", port), timeout=30)  # says nothing
+    results = []
+
+    def fetch():
+        try:
+            results.append(_get(port, "/_assets/style.css")[0])
+        except OSError as exc:
+            results.append(exc)
+
+    threads = [threading.Thread(target=fetch) for _ in range(200)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert results.count(200) == 200
+    started = time.monotonic()
+    assert idle.recv(10) == b""  # the server hangs up on a silent client
+    assert time.monotonic() - started < 25
+    idle.close()
