@@ -313,3 +313,18 @@ def test_serve_takes_a_burst_of_connections_and_drops_idle_ones(server):
     assert idle.recv(10) == b""  # the server hangs up on a silent client
     assert time.monotonic() - started < 25
     idle.close()
+
+
+def test_review_on_a_full_disk_is_a_refusal_that_changes_nothing(base_ledger, monkeypatch):
+    import errno
+    import tempfile
+
+    before = (base_ledger / "claims/core/alpha.yaml").read_bytes()
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(base_ledger))
+
+    monkeypatch.setattr(tempfile, "mkstemp", full)
+    outcome = pipeline.review(base_ledger, ["alpha"], every=False)
+    assert "No space left on device" in outcome.refusal and outcome.stamped == []
+    assert (base_ledger / "claims/core/alpha.yaml").read_bytes() == before
