@@ -83,10 +83,11 @@ def json_kind(value: object) -> str:
 
 def is_number(value: object) -> bool:
     """A finite JSON number a float can hold (booleans are not numbers; nor is a 400-digit integer)."""
-    kind = type(value)
-    if kind is float:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, float):
         return math.isfinite(value)
-    return kind is int and -_FLOAT_MAX <= value <= _FLOAT_MAX
+    return isinstance(value, int) and -_FLOAT_MAX <= value <= _FLOAT_MAX
 
 
 _FLOAT_MAX = 1.7976931348623157e308
@@ -107,7 +108,10 @@ def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
     out = dict(pairs)
     if len(out) != len(pairs):
         seen: set[str] = set()
-        key = next(k for k, _ in pairs if k in seen or seen.add(k))
+        for key, _ in pairs:
+            if key in seen:
+                break
+            seen.add(key)
         raise ValueError(f"duplicate key '{key[:60]}' in an object (JSON readers would silently keep only one)")
     return out
 

@@ -215,12 +215,12 @@ def last_change_dates(root: Path, folder: str) -> dict[str, tuple[date, str]]:
         out = run(["log", "--format=%x01%ct", "--name-only", "-z", "--", spec], top)
     except GitError:
         return {}
-    blobs = {}
+    blobs: dict[str, str] = {}
     for entry in tree.split(b"\0"):
-        head, _, name = entry.partition(b"\t")
+        head, _, path = entry.partition(b"\t")
         parts = head.split()
         if len(parts) == 3 and parts[1] == b"blob":
-            blobs[name.decode("utf-8", "replace")] = parts[2].decode()
+            blobs[path.decode("utf-8", "replace")] = parts[2].decode()
     dates: dict[str, tuple[date, str]] = {}
     when: date | None = None
     for token in out.split(b"\0"):
