@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from . import __version__
+from . import DISTRIBUTION, __version__
 
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
@@ -64,7 +64,8 @@ class Group(click.Group):
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="scorecard")
+@click.version_option(__version__, prog_name="scorecard",
+                      message=f"%(prog)s %(version)s (pip install {DISTRIBUTION}=={__version__})")
 def main() -> None:
     """scorecard: a claims ledger and the static site that publishes it."""
 

@@ -17,7 +17,7 @@ from . import stats, units
 from .evidence import Artifact, PointerError, is_number, json_kind, resolve_pointer
 from .paths import PathProblem
 
-Loc = tuple  # a position inside the record, e.g. ("result", "inputs", "fak", "path")
+Loc = tuple  # a position inside the record, e.g. ("result", "inputs", "ours", "path")
 GetArtifact = Callable[[str], Artifact]
 MAX_QUERY = 1000
 

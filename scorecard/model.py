@@ -108,7 +108,7 @@ class Settings(Record):
     """scorecard.yaml: the ledger's settings."""
 
     title: Text = Field(description="The scorecard's title.")
-    subject: Text = Field(description='The system being scored (the "fak" column).')
+    subject: Text = Field(description="The system being scored: the name of its column on the site.")
     description: str | None = Field(None, description="Markdown shown under the title.")
     stale_after_months: int | None = Field(None, ge=1, description="A SOTA source older than this warns.")
     parity_tolerance: float = Field(0.05, ge=0, lt=1, description="|result/bar - 1| within this is parity.")

@@ -36,7 +36,8 @@ summary: what this category covers      # optional, Markdown
 order: 10            # optional: categories sort by (order, slug)
 """
 
-DIMENSION = """{modeline}# One dimension the field competes on. Every field is described in docs/format.md.
+DIMENSION = """{modeline}# One dimension the field competes on. Your editor describes each field from the schema named above;
+# `scorecard schema dimension` prints it, and `scorecard rules` lists what validate checks.
 title: {title}                       # required: what is measured
 why: >-                               # required, Markdown: why the field competes on it
   Say why a buyer or a user cares about this dimension.

@@ -71,7 +71,7 @@ def test_every_bad_ledger_through_the_command_without_traceback(tmp_path):
 def test_python_dash_m_and_help():
     proc = subprocess.run([sys.executable, "-m", "scorecard", "--help"], capture_output=True, text=True)
     assert proc.returncode == 0 and "validate" in proc.stdout and "build" in proc.stdout
-    assert run_cli("--version").stdout.startswith("scorecard, version ")
+    assert run_cli("--version").stdout.startswith("scorecard 0.1.0 ")
 
 
 def test_schema_command_prints_draft07():

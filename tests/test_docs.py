@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 import yaml
 
 from conftest import REPO
@@ -54,3 +56,30 @@ def test_every_theme_file_macro_and_template_global_is_documented(tmp_path):
         assert f"`{name}`" in site_doc, f"template global {name} is not in docs/site.md"
     for name in ("md", "mdi", "brief", "num", "pct", "ratio"):
         assert name in env.filters and f"`{name}`" in site_doc
+
+
+def test_the_pinned_rev_in_the_examples_is_one_this_repository_has():
+    import re
+    import subprocess
+
+    revs = {re.search(r"rev: (\S+)", (REPO / rel).read_text())[1]
+            for rel in ("docs/examples/pre-commit-config.yaml", "docs/recipes.md")}
+    assert len(revs) == 1, revs
+    (rev,) = revs
+    assert re.fullmatch(r"[0-9a-f]{40}|v\d+\.\d+\.\d+", rev), rev
+    shallow = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=REPO, capture_output=True, text=True)
+    if shallow.returncode != 0 or shallow.stdout.strip() != "false":
+        pytest.skip("not a full git clone: the pinned commit cannot be looked up")
+    found = subprocess.run(["git", "cat-file", "-e", f"{rev}:.pre-commit-hooks.yaml"], cwd=REPO, capture_output=True)
+    assert found.returncode == 0, f"{rev} is not a commit of this repository with the hook definition"
+
+
+def test_user_docs_schemas_and_scaffolds_are_written_for_any_field():
+    from scorecard.scaffold import dimension_text
+
+    texts = {p: p.read_text() for p in [*(REPO / "docs").rglob("*.md"), *(REPO / "schema").glob("*.json"), REPO / "README.md"]}
+    texts["new"] = dimension_text("x", "trails")
+    for where, text in texts.items():
+        assert not re.search(r"\bfak\b", text), f"{where} speaks of one project's system as if it were the format"
+        assert "Internals are yours" not in text and "shared folder" not in text and "shared/" not in text, where
+    assert "docs/format.md" not in texts["new"], "a new record points at a file the user's ledger does not have"
