@@ -220,13 +220,16 @@ def new(root: str | None, target: str, status: str) -> None:
 @click.argument("rev")
 @click.argument("rev2", required=False)
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True)
-def diff(root: str | None, rev: str, rev2: str | None, fmt: str) -> None:
+@click.option("--merge-base", "from_merge_base", is_flag=True,
+              help="Compare from where REV2 (or HEAD) branched from REV, as a pull request does; "
+                   "REV...REV2 means the same.")
+def diff(root: str | None, rev: str, rev2: str | None, fmt: str, from_merge_base: bool) -> None:
     """Say what changed in the ledger between REV and REV2 (default: the working tree)."""
     from . import diff as d
 
     ledger_root = _root(root)
     try:
-        old, new, changes = d.run(ledger_root, rev, rev2)
+        old, new, changes = d.run(ledger_root, rev, rev2, from_merge_base)
     except d.DiffError as exc:
         raise click.UsageError(str(exc)) from None
     render = {"text": d.as_text, "markdown": d.as_markdown, "json": d.as_json}[fmt]

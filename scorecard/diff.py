@@ -175,12 +175,33 @@ def _invalid(new: Side, b: DimensionRecord, a: DimensionRecord | None, old: Side
     return [f"now invalid: {e}" for e in now if e not in before]
 
 
-def run(root: Path, rev: str, rev2: str | None) -> tuple[str, str, list[Change]]:
-    """Compare the ledger at rev with rev2 (or the working tree)."""
+def merge_base(top: Path, rev: str, rev2: str) -> str:
+    """The commit where rev2 branched from rev (git merge-base), as a full id."""
+    try:
+        return _git(["merge-base", rev, rev2], top).decode().strip()
+    except DiffError as exc:
+        raise DiffError(f"no merge base of '{rev}' and '{rev2}' ({exc}); with a shallow clone, fetch more "
+                        "history (actions/checkout: fetch-depth: 0)") from None
+
+
+def run(root: Path, rev: str, rev2: str | None, from_merge_base: bool = False) -> tuple[str, str, list[Change]]:
+    """Compare the ledger at rev with rev2 (or the working tree).
+
+    With from_merge_base (or rev written as A...B, as git does), the old side is where rev2
+    (HEAD for the working tree) branched from rev: a pull request is compared with the commit it
+    started from, not with whatever has landed on the base branch since.
+    """
     top, prefix = repo_prefix(root)
+    if "..." in rev and rev2 is None:
+        rev, _, after = rev.partition("...")
+        rev2, from_merge_base = after or None, True
+    label = rev
+    if from_merge_base:
+        base = merge_base(top, rev, rev2 or "HEAD")
+        rev, label = base, f"{base[:7]} (merge base of {label} and {rev2 or 'HEAD'})"
     with tempfile.TemporaryDirectory(prefix="scorecard-diff-") as tmp:
         old_root = _checkout(top, prefix, rev, Path(tmp) / "old")
-        old = _side(rev, old_root)
+        old = _side(label, old_root)
         if rev2 is None:
             new = _side("working tree", root)
         else:

@@ -142,3 +142,26 @@ def test_reviews_recorded_and_claims_turned_suspect(tmp_path):
         "now suspect: what it rests on changed since its review: evidence/run.json#/runs/0/rps: 12 → 11.5")
     edit(root / "claims/core/alpha.yaml", "reviewed: ", "# reviewed: ")
     assert diff(root, "reviewed")["alpha"]["lines"][-1] == "review stamp removed"
+
+
+def test_merge_base_compares_a_branch_with_where_it_started(tmp_path):
+    top = tmp_path / "repo"
+    shutil.copytree(LEDGERS / "base", top)
+    git(top, "init", "-q", "-b", "main")
+    commit(top, "start")
+    git(top, "checkout", "-q", "-b", "pr")
+    edit(top / "evidence/run.json", '"rps": 12', '"rps": 13')  # the pull request changes alpha's value
+    commit(top, "pr-change")
+    git(top, "checkout", "-q", "main")
+    edit(top / "claims/core/beta.yaml", "  value: 5", "  value: 4")  # main moves on: beta's bar
+    commit(top, "main-moves")
+    git(top, "checkout", "-q", "pr")
+    against_tip = diff(top, "main", "pr")
+    assert set(against_tip) == {"alpha", "beta"}  # the tip of main: the PR would seem to undo beta's change
+    for args in (("--merge-base", "main", "pr"), ("main...pr",), ("--merge-base", "main"), ("main...",)):
+        assert set(diff(top, *args)) == {"alpha"}, args
+    proc = run_cli("diff", "main...pr", cwd=top)
+    start = subprocess.run(["git", "rev-parse", "start"], cwd=top, capture_output=True, text=True).stdout.strip()
+    assert f"between {start[:7]} (merge base of main and pr) and pr" in proc.stdout
+    proc = run_cli("diff", "--merge-base", "main", "nosuch", cwd=top)
+    assert proc.returncode == 2 and "no merge base of 'main' and 'nosuch'" in proc.stderr
