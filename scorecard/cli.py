@@ -122,7 +122,9 @@ def build(root: str | None, out: str | None, strict: bool, history: bool) -> Non
         _echo(f"scorecard: {note}", err=True)
     if outcome.refused:
         click.echo(report.text(checked.findings, checked.dimension_count, style=click.style), nl=False, err=True)
-        _echo("build refused: fix the errors above first (the previous site, if any, is unchanged)", err=True)
+        why = ("fix the errors above first" if checked.errors else
+               "--strict fails on warnings too; fix the warnings above, or build without --strict")
+        _echo(f"build refused: {why} (the previous site, if any, is unchanged)", err=True)
         sys.exit(EXIT_FINDINGS)
     if checked.findings:
         click.echo(report.text(checked.findings, checked.dimension_count, style=click.style), nl=False, err=True)
@@ -200,13 +202,15 @@ def init(folder: Path, subject: str, title: str) -> None:
 @click.argument("target", metavar="CATEGORY/ID")
 @click.option("--status", type=click.Choice(["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]),
               default="no-claim", show_default=True, help="The new dimension's status.")
-def new(root: str | None, target: str, status: str) -> None:
+@click.option("--title", default=None, help="The dimension's title (default: from the id).")
+@click.option("--category-title", default=None, help="A new category's title (default: from its slug).")
+def new(root: str | None, target: str, status: str, title: str | None, category_title: str | None) -> None:
     """Create claims/CATEGORY/ID.yaml with every field commented (never overwrites)."""
     from .scaffold import ScaffoldRefused, new as make
 
     ledger_root = _root(root)
     try:
-        written = make(ledger_root, target, status)
+        written = make(ledger_root, target, status, title=title, category_title=category_title)
     except ScaffoldRefused as exc:
         raise click.UsageError(str(exc)) from None
     for rel in written:

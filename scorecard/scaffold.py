@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 from .load import CATEGORY_FILE, SETTINGS_FILE, SLUG_RE
@@ -33,7 +34,7 @@ parity_tolerance: 0.05                       # optional: |result/bar - 1| within
 CATEGORY = """{modeline}title: {title}     # required
 # short: {slug}      # optional short name for page titles
 summary: what this category covers      # optional, Markdown
-order: 10            # optional: categories sort by (order, slug)
+order: {order}            # optional: categories sort by (order, slug)
 """
 
 DIMENSION = """{modeline}# One dimension the field competes on. Your editor describes each field from the schema named above;
@@ -86,6 +87,7 @@ repos:
         entry: scorecard validate
         language: system
         pass_filenames: false
+        verbose: true   # pre-commit hides a passing hook's output: this shows its warnings too
         files: ^(scorecard\\.yaml|claims/|evidence/|templates/|.*\\.md$)
 """
 
@@ -141,7 +143,7 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard") ->
         SETTINGS_FILE: SETTINGS.format(modeline=_modeline("scorecard", 0), title=yaml_text(title),
                                        subject=yaml_text(subject)),
         f"claims/performance/{CATEGORY_FILE}": CATEGORY.format(modeline=_modeline("category", 2), title="Performance",
-                                                               slug="performance"),
+                                                               slug="performance", order=10),
         "claims/performance/first-gap.yaml": dimension_text("first-gap", "no-claim", depth=2),
         "claims/performance/request-throughput.yaml": dimension_text(
             "request-throughput", "trails", depth=2, evidence="throughput.json", pointer="/runs/peak/requests_per_s"),
@@ -158,18 +160,30 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard") ->
 
 
 def dimension_text(dim_id: str, status: str, depth: int = 2, evidence: str | None = None,
-                   pointer: str = "/path/to/value") -> str:
+                   pointer: str = "/path/to/value", title: str | None = None) -> str:
     """The text of a new dimension record with every field and a comment on each."""
     measured = status in MEASURED
     result = RESULT.format(evidence=evidence or f"{dim_id}.json", pointer=pointer, unit="req/s") if measured else ""
     claim = {"no-claim": "no number yet", "out-of-scope": "not this system's axis"}.get(status, "our number, in words")
     trace = f"  - evidence/{evidence or dim_id + '.json'}\n" if measured else ""
-    return DIMENSION.format(modeline=_modeline("dimension", depth), title=dim_id.replace("-", " ").capitalize(),
+    return DIMENSION.format(modeline=_modeline("dimension", depth),
+                            title=yaml_text(title) if title else dim_id.replace("-", " ").capitalize(),
                             unit="req/s", date="2025-06", status=status, statuses=" | ".join(STATUSES),
                             claim=claim, result=result, trace=trace)
 
 
-def new(root: Path, target: str, status: str = "no-claim") -> list[str]:
+def _next_order(root: Path) -> int:
+    """An order after every category's (10 past the largest), so a new category comes last."""
+    largest = 0
+    for meta in (root / "claims").glob(f"*/{CATEGORY_FILE}"):
+        found = re.search(r"^order:\s*(-?\d{1,9})\s*(#.*)?$", meta.read_text(encoding="utf-8", errors="replace"), re.M)
+        if found:
+            largest = max(largest, int(found[1]))
+    return (largest // 10 + 1) * 10
+
+
+def new(root: Path, target: str, status: str = "no-claim", title: str | None = None,
+        category_title: str | None = None) -> list[str]:
     """A new dimension claims/CATEGORY/ID.yaml (and the category's _category.yaml if missing)."""
     category, _, dim_id = target.partition("/")
     for kind, slug in (("category", category), ("dimension id", dim_id)):
@@ -182,8 +196,12 @@ def new(root: Path, target: str, status: str = "no-claim") -> list[str]:
     if taken:
         raise ScaffoldRefused(f"id '{dim_id}' is used already by {taken[0].relative_to(root).as_posix()} "
                               "(ids are unique across the ledger); nothing was written")
-    files = {f"claims/{category}/{dim_id}.yaml": dimension_text(dim_id, status)}
+    for kind, text in (("title", title), ("category title", category_title)):
+        if text is not None and (not text.strip() or "\n" in text or "\r" in text):
+            raise ScaffoldRefused(f"the {kind} must be one line of text")
+    files = {f"claims/{category}/{dim_id}.yaml": dimension_text(dim_id, status, title=title)}
     if not (root / "claims" / category / CATEGORY_FILE).exists():
         files[f"claims/{category}/{CATEGORY_FILE}"] = CATEGORY.format(
-            modeline=_modeline("category", 2), title=category.replace("-", " ").capitalize(), slug=category)
+            modeline=_modeline("category", 2), slug=category, order=_next_order(root),
+            title=yaml_text(category_title) if category_title else category.replace("-", " ").capitalize())
     return _write_all(root, files)

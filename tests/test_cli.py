@@ -98,3 +98,12 @@ def test_validate_loads_nothing_it_does_not_need(base_ledger):
     heavy = {"jinja2", "markdown_it", "scorecard.render", "scorecard.resolve", "scorecard.review", "scorecard.git",
              "scorecard.history", "scorecard.diff", "scorecard.serve"}
     assert loaded & heavy == set()
+
+
+def test_strict_build_says_warnings_fail_it(base_ledger, tmp_path):
+    settings = base_ledger / "scorecard.yaml"
+    settings.write_text(settings.read_text().replace("stale_after_months: 24", "stale_after_months: 1"))
+    proc = run_cli("build", "--root", str(base_ledger), "--out", str(tmp_path / "s"), "--strict")
+    assert proc.returncode == 1 and "warning SC603" in proc.stderr
+    assert "build refused: --strict fails on warnings too" in proc.stderr and "fix the errors" not in proc.stderr
+    assert run_cli("build", "--root", str(base_ledger), "--out", str(tmp_path / "s")).returncode == 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
+
 from scorecard import pipeline
 
 from conftest import run_cli
@@ -82,3 +84,23 @@ def test_new_refuses_an_id_with_a_trailing_newline(base_ledger):
     proc = run_cli("new", "core/abc\n", "--root", str(base_ledger))
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert tree_hashes(base_ledger) == before
+
+
+def test_new_takes_titles_and_puts_a_new_category_last(tmp_path):
+    import yaml
+
+    from scorecard import scaffold
+
+    root = tmp_path / "l"
+    scaffold.init(root)  # performance has order 10
+    (root / "claims/performance/_category.yaml").write_text(
+        (root / "claims/performance/_category.yaml").read_text().replace("order: 10", "order: 35"))
+    scaffold.new(root, "gpu/offload", title="GPU offload: `cudaMemcpy` # 1", category_title="GPU & memory")
+    dim = yaml.safe_load((root / "claims/gpu/offload.yaml").read_text())
+    cat = yaml.safe_load((root / "claims/gpu/_category.yaml").read_text())
+    assert dim["title"] == "GPU offload: `cudaMemcpy` # 1" and cat == {**cat, "title": "GPU & memory", "order": 40}
+    scaffold.new(root, "gpu/second")  # an existing category is left alone
+    assert yaml.safe_load((root / "claims/gpu/second.yaml").read_text())["title"] == "Second"
+    for bad in ("", "two\nlines"):
+        with pytest.raises(scaffold.ScaffoldRefused, match="one line"):
+            scaffold.new(root, "gpu/third", title=bad)
