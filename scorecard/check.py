@@ -7,6 +7,7 @@ that need more than one record or the evidence files live in rules.py.
 from __future__ import annotations
 
 import difflib
+import re
 import typing
 from dataclasses import dataclass
 from datetime import date
@@ -170,7 +171,13 @@ def schema_finding(doc: Document, model: type[BaseModel], err: dict) -> Finding:
     if kind == "extra_forbidden":
         known = _known_keys(model, loc)
         near = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
-        hint = f"did you mean '{near[0]}'?" if near else "known fields here: " + ", ".join(known)
+        homes = _homes(_model_at(model, loc[:-1]), str(loc[-1]))
+        if near:
+            hint = f"did you mean '{near[0]}'?"
+        elif homes:
+            hint = f"'{loc[-1]}' belongs under {' or '.join('`' + h + ':`' for h in homes)}: indent it into that block"
+        else:
+            hint = "known fields here: " + ", ".join(known)
         return finding("SC202", doc.file, doc.pos(loc, key=True), f"unknown field '{name}'", hint)
     pos = doc.pos(loc)
     if kind.startswith("SC"):
@@ -182,8 +189,8 @@ def schema_finding(doc: Document, model: type[BaseModel], err: dict) -> Finding:
         hint = "check the value's type"
         if expected == "text" and isinstance(value, (int, float, bool)):
             hint = "quote the value to make it text"
-        elif expected == "number" and isinstance(value, str):
-            hint = "write the number without quotes"
+        elif expected in ("number", "whole number") and isinstance(value, str):
+            hint = _number_hint(loc[-1] if loc else "", value)
         return finding("SC203", doc.file, pos, f"'{name}' must be a {expected}, not {_yaml_kind(value)}", hint)
     if kind == "literal_error":
         allowed = err.get("ctx", {}).get("expected", "")
@@ -192,7 +199,7 @@ def schema_finding(doc: Document, model: type[BaseModel], err: dict) -> Finding:
         hint = f"did you mean '{near[0]}'?" if near else f"use one of {allowed}"
         return finding("SC204", doc.file, pos, f"'{name}' is '{value}'; it must be one of {allowed}", hint)
     return finding("SC204", doc.file, pos, f"'{name}': {err['msg'][0].lower()}{err['msg'][1:]}",
-                   "see docs/format.md for the allowed values")
+                   "`scorecard schema` describes every field and the values it allows")
 
 
 _CUSTOM_HINTS = {
@@ -201,8 +208,27 @@ _CUSTOM_HINTS = {
     "SC207": "keep claim to one line; put the detail in note:",
     "SC403": "use a full http:// or https:// URL",
     "SC601": "use the http(s) URL of the paper, post or page that states the bar",
-    "SC204": "see docs/format.md for the allowed values",
+    "SC204": "`scorecard schema` describes every field and the values it allows",
 }
+
+_PERCENT = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*%\s*")
+_WITH_UNIT = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\d\s].*?)\s*")
+
+
+def _number_hint(key: object, text: str) -> str:
+    """What to write instead of text where a number belongs: the percent as a fraction, the unit apart."""
+    percent = _PERCENT.fullmatch(text)
+    if percent:
+        return f"write the percentage as a fraction: `{key}: {float(percent[1]) / 100:g}`"
+    with_unit = _WITH_UNIT.fullmatch(text)
+    if with_unit:
+        where = "`unit:` beside it" if key in ("value",) else "the field's unit (see the docs)"
+        return f"write the number alone (`{key}: {with_unit[1]}`) and put the unit '{with_unit[2]}' in {where}"
+    try:
+        float(text)
+    except ValueError:
+        return f"write a number, e.g. `{key}: 10`"
+    return "write the number without quotes"
 
 
 def _custom_hint(code: str) -> str:
@@ -251,6 +277,14 @@ def _model_at(model: type[BaseModel], loc: tuple) -> type[BaseModel] | None:
         field = cls.model_fields.get(part)
         cls = _model_in(field.annotation) if field else None
     return cls
+
+
+def _homes(cls: type[BaseModel] | None, key: str) -> list[str]:
+    """The fields of cls whose own record has a field named key (a key dedented out of its block)."""
+    if cls is None:
+        return []
+    return [name for name, field in cls.model_fields.items()
+            if (inner := _model_in(field.annotation)) is not None and key in inner.model_fields]
 
 
 def _known_keys(model: type[BaseModel], loc: tuple) -> list[str]:

@@ -323,8 +323,12 @@ def history(root: str | None, dim_id: str | None, fmt: str, limit: int) -> None:
             _echo(f"scorecard: '{dim_id}' was renamed; it is now '{earlier[0]}' (showing that)", err=True)
             dim_id, found = earlier[0], walked.dimensions[earlier[0]]
         else:
+            import difflib
+
+            near = difflib.get_close_matches(dim_id, sorted(walked.dimensions), n=3, cutoff=0.6)
             raise click.UsageError(f"no dimension '{dim_id}' in the committed history (up to {walked.head.short}); "
-                                   "a dimension that is not committed yet has no history")
+                                   + (f"did you mean {', '.join(repr(n) for n in near)}? " if near else "")
+                                   + "a dimension that is not committed yet has no history")
     _echo((h.as_json if fmt == "json" else h.as_text)(dim_id, found, walked.notes), nl=False, json=fmt == "json")
 
 

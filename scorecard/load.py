@@ -149,6 +149,14 @@ def parse_yaml(text: str, doc: Document, findings: list[Finding]) -> None:
         if "\t" in line_text[: len(line_text) - len(line_text.lstrip(" \t"))] or "'\\t'" in message:
             message = "YAML syntax error: a tab in the indentation"
             hint = "indent with spaces only; YAML does not allow tabs for indentation"
+        elif "mapping values are not allowed" in message:
+            first = line_text.find(": ")
+            if 0 <= first < pos[1] - 2:  # the mark is at a later ': ' than the key's own: inside the value
+                hint = ("a ': ' inside a value starts a new key: put the whole value in quotes, "
+                        "e.g. claim: \"ours: 2x faster\"")
+            else:
+                hint = ("this key's indentation does not fit the line above: indent it like the other keys "
+                        "of its block (the key above may have lost its indentation)")
         findings.append(finding("SC101", doc.file, pos, message, hint))
         doc.data = None
     except yaml.YAMLError as exc:  # a reader error without a mark

@@ -57,6 +57,13 @@ def parse_date(value: str) -> tuple[int, int | None, int | None] | None:
 
 def _date(value: str) -> str:
     if parse_date(value) is None:
+        m = DATE_RE.fullmatch(value)
+        if m and m[2] and not 1 <= int(m[2]) <= 12:
+            raise PydanticCustomError("SC205", "'{value}': month {month} is out of range (01 to 12)",
+                                      {"value": value, "month": m[2]})
+        if m and m[3]:
+            raise PydanticCustomError("SC205", "'{value}': day {day} is past the end of that month",
+                                      {"value": value, "day": m[3]})
         raise PydanticCustomError("SC205", "'{value}' is not a date of the form YYYY, YYYY-MM or YYYY-MM-DD", {"value": value})
     return value
 

@@ -152,6 +152,9 @@ def test_history_command_text_json_and_renamed(repo):
     assert renamed.stdout.startswith("gamma: 2 changes")
     missing = run_cli("history", "nope", "--root", str(root))
     assert missing.returncode == 2 and "no dimension 'nope'" in missing.stderr and "Traceback" not in missing.stderr
+    assert "did you mean" not in missing.stderr
+    typo = run_cli("history", "alpah", "--root", str(root))
+    assert typo.returncode == 2 and "did you mean 'alpha'?" in typo.stderr
 
 
 def test_shallow_clone_says_where_history_starts(repo, tmp_path):
