@@ -143,6 +143,13 @@ class Sota(Record):
     better: Literal["higher", "lower"] | None = Field(None, description="Which direction is better; required with value.")
     source: SourceUrl = Field(description="http(s) URL of the source.")
     date: DateText = Field(description="YYYY, YYYY-MM or YYYY-MM-DD; not in the future.")
+    checked: DateText | None = Field(None, description="YYYY-MM or YYYY-MM-DD: when a person last confirmed the bar "
+                                     "still stands; staleness counts from here. Not in the future, not before date.")
+
+    def as_of(self) -> tuple[int, int]:
+        """(year, month) the bar's age counts from: the end of the later of date and checked."""
+        periods = [parse_date(text) for text in (self.date, self.checked) if text]
+        return max((p[0], p[1] or 12) for p in periods if p)
 
     @model_validator(mode="after")
     def _value_has_unit(self) -> "Sota":

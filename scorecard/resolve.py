@@ -199,8 +199,7 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
             measured_on, measured_from = min(dated, key=lambda d: d[0])  # the oldest input decides
             evidence_age = max(months_between((measured_on.year, measured_on.month), as_of), 0)
     traces = [_trace_view(entry, rec.id, ledger.root, store, citations, files) for entry in dim.trace]
-    year, month, _ = parse_date(dim.sota.date)
-    age = months_between((year, month or 12), as_of)
+    age = months_between(dim.sota.as_of(), as_of)
     stale_after = ledger.settings.stale_after_months
     evidence_after = ledger.settings.stale_evidence_after_months
     review = rec.review if dim.reviewed is not None else ("never" if measured is not None else None)
@@ -240,8 +239,10 @@ def _latest_date(ledger: Ledger, store: ArtifactStore) -> date:
 
     latest = last_commit_date(ledger.root, ["scorecard.yaml", "claims", "evidence"]) or date(1970, 1, 1)
     for d in ledger.dimensions():
-        y, m, day = parse_date(d.model.sota.date)
-        latest = max(latest, date(y, m or 1, day or 1))
+        for text in (d.model.sota.date, d.model.sota.checked):
+            if text:
+                y, m, day = parse_date(text)
+                latest = max(latest, date(y, m or 1, day or 1))
     for art in store.loaded().values():
         text = art.meta.get("date") if isinstance(art.meta, dict) else None
         parsed = parse_date(text) if isinstance(text, str) else None

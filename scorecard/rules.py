@@ -153,21 +153,37 @@ def months_between(then: tuple[int, int], now: date) -> int:
 
 
 def _check_source_date(rec: "DimensionRecord", settings: Settings, today: date, findings: list[Finding]) -> None:
-    doc, text = rec.doc, rec.model.sota.date
-    year, month, day = parse_date(text)
-    start = date(year, month or 1, day or 1)
-    pos = doc.pos(("sota", "date"))
-    if start > today:
-        findings.append(finding("SC602", doc.file, pos, f"sota.date {text} is in the future (today is {today.isoformat()})",
-                                "use the date the source was published"))
+    doc, sota = rec.doc, rec.model.sota
+    for field, text in (("date", sota.date), ("checked", sota.checked)):
+        if text is None:
+            continue
+        year, month, day = parse_date(text)
+        if date(year, month or 1, day or 1) > today:
+            findings.append(finding("SC602", doc.file, doc.pos(("sota", field)),
+                                    f"sota.{field} {text} is in the future (today is {today.isoformat()})",
+                                    "use the date the source was published" if field == "date" else
+                                    "use the date you checked that the bar still stands"))
+            return
+    if sota.checked is not None and _period(sota.checked) < _period(sota.date):
+        findings.append(finding("SC204", doc.file, doc.pos(("sota", "checked")),
+                                f"sota.checked {sota.checked} is before the source's date {sota.date}",
+                                "checked is when a person last confirmed the bar: on or after sota.date"))
         return
     if settings.stale_after_months is not None:
         # Measured from the end of the period named, so `2024` counts from December 2024.
-        age = months_between((year, month or 12), today)
+        age = months_between(sota.as_of(), today)
         if age > settings.stale_after_months:
-            findings.append(finding("SC603", doc.file, pos,
-                                    f"the SOTA source is {age} months old (stale_after_months is {settings.stale_after_months})",
-                                    "check whether the field has moved on, then update sota: (bar, source, date)"))
+            what = (f"the SOTA bar was last checked {age} months ago (sota.checked {sota.checked})" if sota.checked
+                    else f"the SOTA source is {age} months old")
+            findings.append(finding("SC603", doc.file, doc.pos(("sota", "checked" if sota.checked else "date")),
+                                    f"{what} (stale_after_months is {settings.stale_after_months})",
+                                    "check whether the field has moved on: update sota: (bar, source, date), or, if "
+                                    "the bar still stands, record that with sota.checked: YYYY-MM"))
+
+
+def _period(text: str) -> tuple[int, int]:
+    year, month, _ = parse_date(text)
+    return year, month or 1
 
 
 def _check_trace(rec: "DimensionRecord", target: str, pos: tuple[int, int], store: ArtifactStore,

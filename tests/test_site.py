@@ -334,3 +334,15 @@ def test_a_value_not_compared_with_its_bar_says_why(tmp_path):
     assert not out.refused
     page = text_of((root / "site/core/index.html").read_text())
     assert "Not compared with the bar: the result's unit ms cannot be converted to the bar's unit req/s." in page
+
+
+def test_a_checked_bar_is_shown_and_exported(tmp_path):
+    import json
+
+    root = LEDGERS / "good" / "sota-checked"
+    assert not pipeline.build(root, tmp_path / "s").refused
+    page = (tmp_path / "s/core/index.html").read_text()
+    assert "(source from 2018-03; bar checked 2026-06-15)" in page and "stale source" not in page
+    data = json.loads((tmp_path / "s/data.json").read_text())
+    checked = {d["id"]: d["sota"]["checked"] for c in data["categories"] for d in c["dimensions"]}
+    assert checked == {"alpha": "2026-06-15", "beta": "2025-06"}
