@@ -94,6 +94,8 @@ def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: b
     count = 0
     for cat in loaded.categories:
         meta = _validate(cat.meta, Category, findings) if cat.meta else None
+        if meta is not None:
+            findings.extend(rules.check_category_placeholders(cat.meta, meta.summary))
         dims: list[DimensionRecord] = []
         for doc in cat.dimensions:
             count += 1

@@ -128,6 +128,7 @@ RULES: dict[str, Rule] = _rules(
     ("SC601", "source-not-url", "error", "sota.source is not an http(s) URL."),
     ("SC602", "date-in-future", "error", "sota.date is in the future."),
     ("SC603", "source-stale", "warning", "sota.date is older than stale_after_months."),
+    ("SC604", "placeholder-text", "warning", "Example text written by init or new is still there: it would be published."),
     # Site
     ("SC701", "template-error", "error", "A template (a ledger's override, or the theme) fails to compile or render."),
     # Review

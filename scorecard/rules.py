@@ -40,6 +40,7 @@ def check_dimension(rec: "DimensionRecord", settings: Settings, store: ArtifactS
                                 "spelled exactly the same", "use a unit such as ms, s, MB/s, tok/s, Wh/token, x or %, "
                                 "or keep the result's exact spelling"))
     _check_source_date(rec, settings, today, findings)
+    _check_placeholders(rec, findings)
     for i, entry in enumerate(dim.trace):
         target = entry if isinstance(entry, str) else entry.target
         path = ("trace", i) if isinstance(entry, str) else ("trace", i, "path" if entry.path is not None else "url")
@@ -181,6 +182,36 @@ def _check_source_date(rec: "DimensionRecord", settings: Settings, today: date, 
                                     "the bar still stands, record that with sota.checked: YYYY-MM"))
 
 
+def _check_placeholders(rec: "DimensionRecord", findings: list[Finding]) -> None:
+    """SC604, once per record, where the scaffold's example text is still there (at the first such field)."""
+    from . import placeholders as ph
+
+    doc, dim = rec.doc, rec.model
+    left: list[tuple[tuple, str]] = []
+    for path, text in ph.DIMENSION.items():
+        value = getattr(dim, path[0]) if len(path) == 1 else getattr(getattr(dim, path[0]), path[1])
+        if isinstance(value, str) and " ".join(value.split()) == text:
+            left.append((path, ".".join(path)))
+    left += [(("leaders", i), f"leaders[{i}] ({ph.LEADER})") for i, leader in enumerate(dim.leaders) if leader == ph.LEADER]
+    left += [(("trace", i), f"trace[{i}] ({ph.SOURCE})") for i, entry in enumerate(dim.trace)
+             if (entry if isinstance(entry, str) else entry.target) == ph.SOURCE]
+    if left:
+        left.sort(key=lambda item: doc.pos(item[0]))
+        findings.append(finding("SC604", doc.file, doc.pos(left[0][0]),
+                                f"example text from `scorecard new` is still in: {', '.join(name for _, name in left)}",
+                                ph.HINT))
+
+
+def check_category_placeholders(meta_doc, summary: str | None) -> list[Finding]:
+    """SC604 for a category whose summary is still the scaffold's."""
+    from . import placeholders as ph
+
+    if summary is not None and summary.strip() == ph.CATEGORY_SUMMARY:
+        return [finding("SC604", meta_doc.file, meta_doc.pos(("summary",)),
+                        f"summary is still the example text '{ph.CATEGORY_SUMMARY}'", ph.HINT)]
+    return []
+
+
 def _period(text: str) -> tuple[int, int]:
     year, month, _ = parse_date(text)
     return year, month or 1
@@ -231,11 +262,16 @@ def _check_trace(rec: "DimensionRecord", target: str, pos: tuple[int, int], stor
 
 def check_artifacts(store: ArtifactStore) -> list[Finding]:
     """Warnings about the meta block of each artifact read."""
+    from .placeholders import ARTIFACT_NOTE
+
     out = []
     for rel, art in sorted(store.loaded().items()):
         if not isinstance(art.data, dict) or "meta" not in art.data:
             continue
         meta = art.data["meta"]
+        if isinstance(meta, dict) and isinstance(meta.get("note"), str) and meta["note"].startswith(ARTIFACT_NOTE):
+            out.append(finding("SC604", rel, (1, 1), "the artifact is still the example scorecard init wrote",
+                               "replace it with your own measurement (and its meta: commit, date, machine, command)"))
         if not isinstance(meta, dict):
             out.append(finding("SC309", rel, (1, 1), f"'meta' is a {json_kind(meta)}, not an object",
                                "make meta an object such as {\"commit\": ..., \"date\": \"YYYY-MM-DD\"}"))

@@ -104,3 +104,28 @@ def test_new_takes_titles_and_puts_a_new_category_last(tmp_path):
     for bad in ("", "two\nlines"):
         with pytest.raises(scaffold.ScaffoldRefused, match="one line"):
             scaffold.new(root, "gpu/third", title=bad)
+
+
+def test_every_example_text_of_a_new_record_is_caught_and_a_fresh_ledger_says_so(tmp_path):
+    import subprocess
+
+    from scorecard import placeholders
+
+    root = tmp_path / "my-ledger"
+    assert run_cli("init", str(root)).returncode == 0
+    assert run_cli("new", "performance/x", cwd=root).returncode == 0
+    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@e.org", "commit", "-qm", "init"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+    proc = run_cli("validate", cwd=root)
+    assert proc.returncode == 0 and "5 warnings in 3 dimensions" in proc.stdout
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("claims/performance/x.yaml:"))
+    assert line.startswith("claims/performance/x.yaml:5:6: warning SC604 ")
+    for name in ("why", "sota.bar", "sota.source", "leaders[0] (System A)", "note", "trace[0] (https://example.org/paper)"):
+        assert name in line, name
+    assert "evidence/throughput.json:1:1: warning SC604" in proc.stdout
+    assert "claims/performance/_category.yaml:4:10: warning SC604" in proc.stdout
+    assert run_cli("build", cwd=root).returncode == 0
+    assert run_cli("build", "--strict", cwd=root).returncode == 1
+    site = "".join(p.read_text() for p in (root / "site").rglob("*.html"))
+    shown = [text for text in [*placeholders.DIMENSION.values(), placeholders.LEADER] if text in site]
+    assert shown, "the published site shows the example text the warnings named"
