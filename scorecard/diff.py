@@ -18,6 +18,7 @@ from . import git
 from .check import CheckResult, DimensionRecord
 from .pipeline import validate
 from . import measure
+from .model import value_word
 from .numfmt import fmt_value
 
 
@@ -107,7 +108,7 @@ def compare(old: Side, new: Side) -> list[Change]:
             lines = [f"status {b.model.status}: {b.model.claim}"]
             added = new.values.get(dim_id)
             if added is not None:
-                lines.append(f"measured {fmt_value(added.value, added.unit)}")
+                lines.append(f"{value_word(b.model.status)} {fmt_value(added.value, added.unit)}")
             changes.append(Change(dim_id, b.file, "added", lines + _invalid(new, b, None)))
             continue
         if b is None:
@@ -121,14 +122,15 @@ def compare(old: Side, new: Side) -> list[Change]:
             lines.append(f"status {ma.status} → {mb.status}")
         va, vb = old.values.get(dim_id), new.values.get(dim_id)
         if (va and (va.value, va.unit)) != (vb and (vb.value, vb.unit)):
+            word = value_word(mb.status if vb is not None else ma.status)
             if va is not None and vb is not None:
                 how = " (from the evidence file only)" if a.doc.digest == b.doc.digest else ""
                 words = measure.change_words(va.value, va.unit, vb.value, vb.unit, mb.sota.better)
-                lines.append(f"measured value {words}{how}")
+                lines.append(f"{word} value {words}{how}")
             elif vb is not None:
-                lines.append(f"measured value now {fmt_value(vb.value, vb.unit)}")
+                lines.append(f"{word} value now {fmt_value(vb.value, vb.unit)}")
             elif va is not None:
-                lines.append(f"measured value {fmt_value(va.value, va.unit)} no longer resolves")
+                lines.append(f"{word} value {fmt_value(va.value, va.unit)} no longer resolves")
         if ma.claim != mb.claim:
             lines.append(f"claim “{ma.claim}” → “{mb.claim}”")
         sa, sb = ma.sota, mb.sota

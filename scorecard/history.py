@@ -20,7 +20,7 @@ from .evidence import Artifact, parse_artifact
 from .numfmt import fmt_value
 from .git import Commit
 from .load import SLUG_RE
-from .model import MEASURED, Dimension
+from .model import MEASURED, Dimension, value_word
 
 
 # What a dimension's state is read from: its record, and the evidence its result cites (always under evidence/).
@@ -331,9 +331,9 @@ def _differences(old: State, new: State) -> list[tuple[str, str]]:
         if old.value is not None and new.value is not None:
             out.append(("value", "value " + measure.change_words(old.value, old.unit, new.value, new.unit, new.better)))
         elif new.value is not None:
-            out.append(("value", f"measured at {_fmt(new.value, new.unit)}"))
+            out.append(("value", f"{value_word(new.status)} at {_fmt(new.value, new.unit)}"))
         else:
-            out.append(("value", f"no longer measured (was {_fmt(old.value, old.unit)})"))
+            out.append(("value", f"no longer {value_word(old.status)} (was {_fmt(old.value, old.unit)})"))
     if old.bar != new.bar or old.bar_unit != new.bar_unit:
         out.append(("bar", f"SOTA bar {_fmt(old.bar, old.bar_unit)} → {_fmt(new.bar, new.bar_unit)}"))
     return out
@@ -386,7 +386,9 @@ def chart(h: DimensionHistory, end: Commit) -> dict | None:
         return " ".join(out)
 
     first, latest = values[0], values[-1]
-    label = (f"Measured value over {len(pts)} recorded states from {_day(pts[0][0])} to {_day(t1)}: "
+    kinds = {value_word(s.status) for _, s in pts if s.value is not None}
+    what = kinds.pop() + " value" if len(kinds) == 1 else "value (simulated in part)"
+    label = (f"{what[0].upper()}{what[1:]} over {len(pts)} recorded states from {_day(pts[0][0])} to {_day(t1)}: "
              f"from {_fmt(first, unit)} to {_fmt(latest, unit)}, lowest {_fmt(min(values), unit)}, "
              f"highest {_fmt(max(values), unit)}")
     if bars:
@@ -394,7 +396,7 @@ def chart(h: DimensionHistory, end: Commit) -> dict | None:
     dots = [(x(t), y(v)) for t, v in ((t, value_of(s)) for t, s in pts) if v is not None]
     ticks = {"top": y(hi), "bottom": y(lo), "hi": _fmt(hi, unit), "lo": _fmt(lo, unit),
              "start": _day(t0), "end": _day(t1), "axis_y": height - bottom, "left": left, "date_y": height - 5}
-    return {"width": width, "height": height, "label": label, "ticks": ticks,
+    return {"width": width, "height": height, "label": label, "what": what, "ticks": ticks,
             "value": steps(value_of),
             "bar": steps(bar_of) if bars else "",
             "dots": dots}

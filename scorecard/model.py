@@ -17,6 +17,11 @@ from pydantic_core import PydanticCustomError
 STATUSES = ("leads", "parity", "trails", "simulated", "no-claim", "out-of-scope")
 MEASURED = frozenset({"leads", "parity", "trails", "simulated"})
 HONEST = frozenset({"leads", "parity", "trails"})  # measured statuses the numbers must agree with
+
+
+def value_word(status: str) -> str:
+    """How a status's number is spoken of: a simulated value is never called measured."""
+    return "simulated" if status == "simulated" else "measured"
 GLYPHS = {"leads": "●", "parity": "◐", "trails": "◑", "simulated": "◌", "no-claim": "○", "out-of-scope": "–"}
 Status = Literal["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]
 

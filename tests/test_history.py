@@ -15,7 +15,7 @@ import pytest
 from scorecard import history, pipeline
 
 from conftest import LEDGERS, copy_ledger, run_cli
-from gitrepo import git, scripted_history
+from gitrepo import commit, git, scripted_history
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -243,3 +243,29 @@ def test_hostile_commit_subjects_and_file_names_stay_inert(tmp_path):
     for text in (changes, raw.decode(), (tmp_path / "site" / "history.json").read_text(),
                  run_cli("history", "--root", str(root)).stdout):
         assert "\x07" not in text and "\x1b" not in text
+
+
+def test_a_simulated_value_is_never_called_measured(tmp_path):
+    import re
+
+    from gitrepo import edit as edit_file, set_rps
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    edit_file(root, "claims/core/alpha.yaml", "status: leads", "status: simulated")
+    edit_file(root, "scorecard.yaml", "stale_after_months: 24", "stale_after_months: 24\nstale_evidence_after_months: 12")
+    git(root, "init", "-q")
+    commit(root, "simulated", 1)
+    set_rps(root, 13)
+    commit(root, "simulated again", 2)
+    assert not pipeline.build(root, tmp_path / "site", history=True).refused
+    section = re.search(r'id="alpha".*?</article>', (tmp_path / "site/core/index.html").read_text(), re.S)[0]
+    feed = (tmp_path / "site/feed.xml").read_text()
+    changes = (tmp_path / "site/changes.html").read_text()
+    shown = {"section": section, "feed": feed, "changes": changes,
+             "history": run_cli("history", "alpha", "--root", str(root)).stdout,
+             "diff": run_cli("diff", "HEAD~1", "HEAD", "--root", str(root), cwd=root).stdout}
+    for where, text in shown.items():
+        words = re.sub(r"<[^>]+>", " ", text)  # what a reader sees, not class names
+        assert not re.search(r"(?<!not )\bmeasured\b", words, re.I), (where, re.findall(r".{60}measured.{40}", words, re.I | re.S))
+    assert "Simulated value over 2 recorded states" in section and "Simulated 4 months ago" in section
+    assert "simulated value 12 req/s → 13 req/s" in shown["diff"]
