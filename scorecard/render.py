@@ -124,6 +124,32 @@ def markdown_inline(text: str | None) -> Markup:
     return Markup(_markdown().renderInline(text or ""))
 
 
+@functools.lru_cache(maxsize=1)
+def _title_markdown():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).disable(["link", "image", "autolink"])
+
+
+_TITLE_MARKUP = re.compile(r"[`*_\\&<]")
+
+
+def title_html(text: str | None) -> Markup:
+    """A title's inline Markdown (code, emphasis) as HTML; never a link, so it can sit inside one."""
+    if not text or not _TITLE_MARKUP.search(text):
+        return Markup(_escape(text or ""))
+    return Markup(_title_markdown().renderInline(text))
+
+
+def title_text(text: str | None) -> str:
+    """A title as plain text (Markdown marks removed), for <title>, labels, badges and the feed."""
+    if not text or not _TITLE_MARKUP.search(text):
+        return text or ""
+    import html
+
+    return html.unescape(re.sub(r"<[^>]+>", "", _title_markdown().renderInline(text)))
+
+
 def brief(text: str, limit: int = 180) -> str:
     """The first sentence of text (at most about limit characters), for the index."""
     flat = " ".join(text.split())
@@ -392,7 +418,7 @@ class Site:
                         autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                         keep_trailing_newline=True, auto_reload=False, bytecode_cache=template_cache())
         self.env.filters.update(md=markdown_block, mdi=markdown_inline, brief=brief, num=fmt_number, pct=fmt_percent,
-                                ratio=fmt_ratio)
+                                ratio=fmt_ratio, title=title_html, plain=title_text)
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, measured_text=measured_text,
                                 measured_detail=measured_detail, counts_chart=counts_chart,
                                 standing_text=standing_text, glyphs=GLYPHS, statuses=STATUSES,
@@ -459,7 +485,7 @@ class Site:
         badges: dict[str, bytes] = {}
         for cat in cats:
             pages[f"{cat.slug}/index.html"] = self.page("category.html", "../", f"{cat.slug}/index.html", category=cat)
-            pages[f"_badges/{cat.slug}.svg"] = self.badge(cat.record.model.short or cat.record.model.title,
+            pages[f"_badges/{cat.slug}.svg"] = self.badge(title_text(cat.record.model.short or cat.record.model.title),
                                                           _category_badge_text(cat), "summary")
             for d in cat.dimensions:
                 if d.status not in badges:  # a dimension badge depends only on the subject and the status

@@ -346,3 +346,17 @@ def test_a_checked_bar_is_shown_and_exported(tmp_path):
     data = json.loads((tmp_path / "s/data.json").read_text())
     checked = {d["id"]: d["sota"]["checked"] for c in data["categories"] for d in c["dimensions"]}
     assert checked == {"alpha": "2026-06-15", "beta": "2025-06"}
+
+
+def test_markdown_in_titles_is_rendered_safely_and_plain_where_markup_cannot_go(tmp_path, base_ledger):
+    alpha = base_ledger / "claims/core/alpha.yaml"
+    alpha.write_text(alpha.read_text().replace("title: Alpha throughput",
+                                               'title: "`cudaMemcpy` *fast* [link](javascript:alert(1)) <b>x</b> & co"'))
+    assert not pipeline.build(base_ledger, tmp_path / "s").refused
+    page = (tmp_path / "s/core/index.html").read_text()
+    shown = "[link](javascript:alert(1)) &lt;b&gt;x&lt;/b&gt; &amp; co"  # a link is not rendered: shown as typed
+    assert f'<h2 id="alpha-title"><code>cudaMemcpy</code> <em>fast</em> {shown} <a' in page
+    assert f'aria-label="Permalink to cudaMemcpy fast {shown}"' in page
+    assert 'href="javascript' not in page and "<b>x</b>" not in page
+    index = (tmp_path / "s/index.html").read_text()
+    assert '#alpha"><code>cudaMemcpy</code> <em>fast</em> [link]' in index
