@@ -359,11 +359,18 @@ def chart(h: DimensionHistory, end: Commit) -> dict | None:
     lo, hi = min(values + bars), max(values + bars)
     if lo == hi:
         lo, hi = lo - (abs(lo) or 1) * 0.5, hi + (abs(hi) or 1) * 0.5
-    width, height, left, pad, bottom = 360, 110, 64, 6, 20
+    hi_label, lo_label = _fmt(hi, unit), _fmt(lo, unit)
+    # Room for the longer y label at 11px (about 6.2px a character), so it is never clipped.
+    width, height, pad, bottom = 360, 110, 8, 20
+    left = max(40, round(10 + 6.2 * max(len(hi_label), len(lo_label))))
     t0, t1 = pts[0][0], max(end.time, pts[-1][0])
+    one_day = _day(t0) == _day(t1)
     span = (t1 - t0) or 1
+    order = {t: i for i, t in enumerate(sorted({t for t, _ in pts} | {t1}))}
 
     def x(t: int) -> float:
+        if one_day:  # every commit on one day: a time axis would squash them, so they go in commit order
+            return round(left + order[t] / max(len(order) - 1, 1) * (width - left - pad), 1)
         return round(left + (t - t0) / span * (width - left - pad), 1)
 
     def y(v: float) -> float:
@@ -393,13 +400,42 @@ def chart(h: DimensionHistory, end: Commit) -> dict | None:
              f"highest {_fmt(max(values), unit)}")
     if bars:
         label += f"; SOTA bar from {_fmt(bars[0], unit)} to {_fmt(bars[-1], unit)}"
+    if one_day:
+        label += f"; all on {_day(t0)}, so the points are in commit order, evenly spaced"
     dots = [(x(t), y(v)) for t, v in ((t, value_of(s)) for t, s in pts) if v is not None]
-    ticks = {"top": y(hi), "bottom": y(lo), "hi": _fmt(hi, unit), "lo": _fmt(lo, unit),
-             "start": _day(t0), "end": _day(t1), "axis_y": height - bottom, "left": left, "date_y": height - 5}
+    dates = [] if one_day else [(x(t), _day(t)) for t in _date_ticks(t0, t1, x, left, width - pad)]
+    ticks = {"top": y(hi), "bottom": y(lo), "hi": hi_label, "lo": lo_label,
+             "start": _day(t0) if not one_day else f"{_day(t0)}, by commit", "end": "" if one_day else _day(t1),
+             "dates": dates, "axis_y": height - bottom, "left": left, "date_y": height - 5}
     return {"width": width, "height": height, "label": label, "what": what, "ticks": ticks,
             "value": steps(value_of),
             "bar": steps(bar_of) if bars else "",
             "dots": dots}
+
+
+def _date_ticks(t0: int, t1: int, x, left: float, right: float) -> list[int]:
+    """Times of month (or day) starts between t0 and t1 to label, at least 70px from each other and the ends."""
+    from datetime import datetime, timedelta
+
+    day = 86400
+    start = datetime.fromtimestamp(t0, tz=timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    monthly = t1 - t0 > 62 * day
+    out: list[int] = []
+    last = left + 70  # the start label's room
+    cursor = start
+    for _ in range(400):
+        if monthly:
+            cursor = (cursor.replace(day=1) + timedelta(days=32)).replace(day=1)
+        else:
+            cursor = cursor + timedelta(days=max(1, (t1 - t0) // day // 4))
+        t = int(cursor.timestamp())
+        if t >= t1:
+            break
+        px = x(t)
+        if px - last >= 70 and right - px >= 70:
+            out.append(t)
+            last = px
+    return out
 
 
 def _day(t: int) -> str:

@@ -18,7 +18,7 @@ import pytest
 
 from scorecard import pipeline
 
-from conftest import EPOCH, LEDGERS, REPO
+from conftest import EPOCH, LEDGERS, REPO, copy_ledger
 from gitrepo import reviewed_history
 
 pytestmark = pytest.mark.browser
@@ -176,16 +176,60 @@ def test_readable_without_javascript(browser, sites):
     context.close()
 
 
-def test_phone_width_has_no_horizontal_scroll(browser, sites):
+@pytest.fixture(scope="module")
+def long_site(tmp_path_factory):
+    """A ledger whose text has long unbroken URLs, ids, values, titles and paths."""
+    os.environ["SOURCE_DATE_EPOCH"] = EPOCH
+    base = tmp_path_factory.mktemp("long")
+    root = copy_ledger(LEDGERS / "base", base / "ledger")
+    word = "unbroken" * 16
+    long_id = "alpha" + "x" * 110
+    long_doc = f"docs/{'n' * 120}.md"
+    (root / long_doc).write_text(f"# {word}\n\n| {word} | {word} |\n| --- | --- |\n| a | b |\n")
+    alpha = (root / "claims/core/alpha.yaml").read_text()
+    alpha = alpha.replace("title: Alpha throughput", f"title: Alpha {word}")
+    alpha = alpha.replace("https://example.org/alpha", f"https://example.org/{word}/{word}#{'fragment' * 30}")
+    alpha = alpha.replace("claim: 12 req/s", f"claim: 12 req/s {word}")
+    alpha = alpha.replace("  - docs/notes.md", f"  - docs/notes.md\n  - {long_doc}\n  - https://example.org/{word}?q={word}")
+    (root / "claims/core/alpha.yaml").unlink()
+    (root / f"claims/core/{long_id}.yaml").write_text(alpha.replace("leaders:", "leaders:") + f"note: {word} `{word}`\n")
+    site = base / "site"
+    outcome = pipeline.build(root, site)
+    assert not outcome.refused, outcome.checked.findings
+    return site
+
+
+def test_phone_width_has_no_horizontal_scroll(browser, sites, long_site):
     _, example, _, history = sites
-    for site, rel in [(example, "index.html"), (example, "cost-efficiency/index.html"),
-                      (example, "latency-and-reuse/index.html"), (history, "core/index.html"),
-                      (history, "changes.html")]:
-        context, page, problems = open_page(browser, (site / rel).as_uri(), width=375)
-        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    pages = [(site, rel) for site in (example, long_site) for rel in html_pages(site)]
+    pages += [(history, "core/index.html"), (history, "changes.html")]
+    wide = {}
+    for site, rel in pages:
+        context, page, problems = open_page(browser, (site / rel).as_uri(), width=390)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
         context.close()
-        assert overflow <= 0, rel
-        assert problems == []
+        if width > 390:
+            wide[f"{site.name}/{rel}"] = width
+        assert problems == [], rel
+    assert wide == {}
+
+
+def test_the_artifact_viewer_shows_one_line_per_json_line(browser, sites):
+    _, example, _, _ = sites
+    viewers = sorted(example.glob("_files/evidence/*.json.html"))
+    assert viewers
+    for path in viewers:
+        context, page, _ = open_page(browser, path.as_uri())
+        steps = page.evaluate("""() => {
+            const pre = document.querySelector('pre.json');
+            const lh = parseFloat(getComputedStyle(pre).lineHeight);
+            const tops = [...pre.querySelectorAll('.line')].map(l => l.getBoundingClientRect().top);
+            return {lh, steps: tops.slice(1).map((t, i) => t - tops[i]), lines: tops.length,
+                    text: pre.innerText.split('\\n').filter(Boolean).length};
+        }""")
+        context.close()
+        assert steps["lines"] > 3 and steps["text"] == steps["lines"], path.name
+        assert all(abs(step - steps["lh"]) < 1 for step in steps["steps"]), (path.name, steps["lh"], set(steps["steps"]))
 
 
 def test_hostile_site_fires_no_dialog_and_runs_no_script(browser, sites):

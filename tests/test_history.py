@@ -269,3 +269,39 @@ def test_a_simulated_value_is_never_called_measured(tmp_path):
         assert not re.search(r"(?<!not )\bmeasured\b", words, re.I), (where, re.findall(r".{60}measured.{40}", words, re.I | re.S))
     assert "Simulated value over 2 recorded states" in section and "Simulated 4 months ago" in section
     assert "simulated value 12 req/s → 13 req/s" in shown["diff"]
+
+
+def _chart(times_values, unit="s", bar=0.05):
+    from scorecard.git import Commit
+
+    h = history.DimensionHistory("d")
+    for t, v in times_values:
+        h.points.append((Commit(f"{t:040x}", t, "s"), history.State("c", "trails", v, unit, bar, unit, "claim")))
+    return history.chart(h, h.points[-1][0])
+
+
+def test_history_chart_labels_have_room_and_three_figures():
+    c = _chart([(1767225600, 0.0811949), (1767225600 + 40 * 86400, 0.0790001)])
+    t = c["ticks"]
+    assert (t["hi"], t["lo"]) == ("81.2 ms", "50 ms")  # never 0.0811949 s
+    assert t["left"] - 4 >= 6.2 * len(t["hi"])  # the right-aligned label starts inside the picture
+    assert "81.2 ms" in c["label"] and "0.0811949" not in c["label"]
+
+
+def test_history_chart_on_one_day_orders_by_commit_and_says_so():
+    day = 1767225600
+    c = _chart([(day + 3600, 1.0), (day + 3700, 2.0), (day + 7200, 1.5)])
+    xs = [p[0] for p in c["dots"]]
+    assert xs == sorted(xs) and len(set(xs)) == 3
+    assert abs((xs[1] - xs[0]) - (xs[2] - xs[1])) < 0.2  # evenly spaced, not squashed together
+    assert "all on 2026-01-01, so the points are in commit order" in c["label"]
+    assert c["ticks"]["start"] == "2026-01-01, by commit" and c["ticks"]["end"] == "" and c["ticks"]["dates"] == []
+
+
+def test_history_chart_has_a_date_axis_with_labels_apart():
+    start = 1767225600
+    c = _chart([(start, 1.0), (start + 200 * 86400, 2.0), (start + 365 * 86400, 1.5)])
+    dates = c["ticks"]["dates"]
+    assert len(dates) >= 2 and all(d.endswith("-01") for _, d in dates)  # month starts
+    xs = [c["ticks"]["left"]] + [px for px, _ in dates] + [c["width"] - 8]
+    assert all(b - a >= 70 for a, b in zip(xs, xs[1:]))
