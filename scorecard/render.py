@@ -317,13 +317,15 @@ class _QuietCache(FileSystemBytecodeCache):
             pass
 
 
-def template_cache() -> BytecodeCache | None:
+def template_cache(sandboxed: bool = False) -> BytecodeCache | None:
     """Jinja's bytecode cache (keyed by template source) in the user's own cache folder, or None.
 
     Compiling the theme costs about a fifth of a small build, so the compiled code is kept, but
     only in a folder no one else can write (see paths.user_cache_dir): it is loaded as code.
+    Sandboxed and plain compilations differ (the sandbox's checks are compiled in), so each has
+    its own folder: code compiled without the sandbox is never loaded into it.
     """
-    folder = user_cache_dir(f"templates-{__version__}")
+    folder = user_cache_dir(f"templates-{__version__}{'-sandboxed' if sandboxed else ''}")
     return _QuietCache(str(folder)) if folder is not None else None
 
 
@@ -416,7 +418,7 @@ class Site:
         kind = ImmutableSandboxedEnvironment if self.sandboxed else Environment
         self.env = kind(loader=ChoiceLoader([self.ledger_templates, FileSystemLoader(str(self.theme))]),
                         autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                        keep_trailing_newline=True, auto_reload=False, bytecode_cache=template_cache())
+                        keep_trailing_newline=True, auto_reload=False, bytecode_cache=template_cache(self.sandboxed))
         self.env.filters.update(md=markdown_block, mdi=markdown_inline, brief=brief, num=fmt_number, pct=fmt_percent,
                                 ratio=fmt_ratio, title=title_html, plain=title_text)
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, measured_text=measured_text,
@@ -511,6 +513,7 @@ class Site:
             yield f"{cat.slug}/data.json", _json({"schema_version": SCHEMA_VERSION, **category_data(cat)})
         yield "data.json", _ledger_json(led)
         yield "search.json", _json(search_index(led))
+        yield "data.csv", ledger_csv(led)
         if led.history is not None:
             yield from self.history_pages()
         for asset in ASSETS:
@@ -680,6 +683,53 @@ def _in_parallel(site: "Site", cats: list[ResolvedCategory]) -> Iterator[tuple[s
                 yield from part.items()
     finally:
         _WORKER_SITE = None
+
+
+CSV_COLUMNS = ("id", "category", "title", "status", "claim", "value", "unit", "bar", "bar_unit", "better", "ratio",
+               "margin", "source", "source_date", "bar_checked", "evidence", "pointer", "path", "artifact_commit",
+               "artifact_date", "url")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_text(value: object) -> str:
+    """A text cell a spreadsheet will not run: one starting like a formula gets a leading apostrophe."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def _csv_number(value: float | None) -> str:
+    return "" if value is None else repr(float(value)) if not float(value).is_integer() else str(int(value))
+
+
+def csv_row(cat_slug: str, d: ResolvedDimension) -> list[str]:
+    """One dimension as a data.csv row (columns: CSV_COLUMNS; docs/site.md)."""
+    model = d.record.model
+    sota, m, c = model.sota, d.measured, d.comparison
+    mm = m.measurement if m else None
+    first = mm.sources[0] if mm and mm.sources and not mm.expr else None
+    meta = first.meta if first else {}
+    return [_csv_text(d.id), _csv_text(cat_slug), _csv_text(model.title), d.status, _csv_text(model.claim),
+            _csv_number(mm.value if mm else None), _csv_text(mm.unit if mm else None), _csv_number(sota.value),
+            _csv_text(sota.unit), sota.better or "", _csv_number(c.ratio if c else None),
+            _csv_number(c.margin if c else None), _csv_text(sota.source), sota.date, sota.checked or "",
+            _csv_text(first.evidence if first else None),
+            _csv_text(first.selector if first and first.kind == "pointer" else None),
+            _csv_text(first.selector if first and first.kind == "path" else None),
+            _csv_text(meta.get("commit") if isinstance(meta.get("commit"), str) else None),
+            d.evidence_date.isoformat() if d.evidence_date else "", f"{cat_slug}/index.html#{d.id}"]
+
+
+def ledger_csv(led: ResolvedLedger) -> bytes:
+    """data.csv: one row per dimension (RFC 4180, UTF-8, CRLF line ends), in the index's order."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for cat in led.categories:
+        writer.writerows(csv_row(cat.slug, d) for d in cat.dimensions)
+    return out.getvalue().encode("utf-8")
 
 
 def search_index(led: ResolvedLedger) -> list[dict]:

@@ -165,6 +165,42 @@ def test_filter_and_search(browser, sites):
     assert problems == []
 
 
+def test_the_view_lives_in_the_address_sorts_and_downloads(browser, sites, server):
+    _, example, _, _ = sites
+    rel = example.relative_to(sites[0]).as_posix()
+    context, page, problems = open_page(browser, f"{server}/{rel}/index.html?status=leads,parity&q=ms")
+    visible = "() => [...document.querySelectorAll('tr[data-status]')].filter(r => !r.hidden).map(r => r.dataset.id)"
+    shown = page.evaluate(visible)
+    statuses = page.evaluate("() => [...document.querySelectorAll('tr[data-status]')].filter(r => !r.hidden)"
+                             ".map(r => r.dataset.status)")
+    assert shown and set(statuses) <= {"leads", "parity"}
+    assert page.is_checked("input[value='leads']") and not page.is_checked("input[value='trails']")
+    assert page.input_value("#q") == "ms"
+    page.check("input[value='trails']")
+    page.fill("#q", "")
+    page.select_option("#sort", "ratio")
+    assert page.evaluate("() => location.search") == "?status=leads%2Cparity%2Ctrails&sort=ratio"
+    ratios = page.evaluate("() => [...document.querySelectorAll('tbody')].map(b => [...b.querySelectorAll("
+                           "'tr[data-status]:not([hidden])')].map(r => r.dataset.ratio === undefined ? null : "
+                           "parseFloat(r.dataset.ratio)))")
+    for table in ratios:
+        known = [r for r in table if r is not None]
+        assert known == sorted(known, reverse=True) and table[:len(known)] == known  # ahead first, unknown last
+    with page.expect_download() as info:
+        page.click("#download")
+    text = Path(info.value.path()).read_bytes().decode("utf-8")
+    rows = text.split("\r\n")
+    assert rows[0] == "id,category,status,dimension,sota_bar,claim" and rows[-1] == ""
+    assert len(rows) - 2 == len(page.evaluate(visible))
+    page.select_option("#sort", "")
+    page.check("input[value='simulated']")
+    page.check("input[value='no-claim']")
+    page.check("input[value='out-of-scope']")
+    assert page.evaluate("() => location.search") == ""  # the default view has a plain address
+    context.close()
+    assert problems == []
+
+
 def test_readable_without_javascript(browser, sites):
     _, example, _, _ = sites
     context = browser.new_context(java_script_enabled=False)

@@ -25,12 +25,18 @@ from conftest import REPO
 
 # --- templates ------------------------------------------------------------------------------
 
-def test_the_sandbox_renders_the_example_byte_for_byte(tmp_path):
+def test_the_sandbox_renders_the_example_byte_for_byte(tmp_path, monkeypatch):
+    monkeypatch.delenv("SCORECARD_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # one cache for both, as on a user's machine
     result, store = pipeline.validate(REPO)
     resolved = resolve_ledger(result.ledger, store)
-    plain, boxed = Site(resolved, sandboxed=False), Site(resolved, sandboxed=True)
+    boxed, plain = Site(resolved, sandboxed=True), Site(resolved, sandboxed=False)
     assert not plain.sandboxed and boxed.sandboxed
-    assert boxed.render() == plain.render()
+    first = boxed.render()
+    assert plain.render() == first  # code compiled for the sandbox is never loaded without it, nor the reverse
+    assert Site(resolved, sandboxed=True).render() == first
+    folders = sorted(p.name for p in (tmp_path / "cache/scorecard").iterdir())
+    assert folders == ["templates-0.1.0", "templates-0.1.0-sandboxed"]
 
 
 def test_a_ledger_template_turns_the_sandbox_on(base_ledger, tmp_path):

@@ -101,7 +101,7 @@ def test_measured_values_come_from_the_artifacts(example_site):
 
 def test_index_lists_every_dimension_with_status_in_text(example_site):
     page = (example_site / "index.html").read_text()
-    rows = re.findall(r'<tr data-status="([a-z-]+)">', page)
+    rows = re.findall(r'<tr data-status="([a-z-]+)"[ >]', page)
     assert len(rows) == 15 and set(rows) == {"leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"}
     text = text_of(page)
     assert "leads : 2" in text and "no claim : 6" in text
@@ -360,3 +360,25 @@ def test_markdown_in_titles_is_rendered_safely_and_plain_where_markup_cannot_go(
     assert 'href="javascript' not in page and "<b>x</b>" not in page
     index = (tmp_path / "s/index.html").read_text()
     assert '#alpha"><code>cudaMemcpy</code> <em>fast</em> [link]' in index
+
+
+def test_data_csv_has_one_row_per_dimension_and_defuses_formulas(example_site, tmp_path, base_ledger):
+    import csv
+    import io
+
+    raw = (example_site / "data.csv").read_bytes()
+    assert raw.endswith(b"\r\n") and b"\r\n" in raw.split(b"\n", 1)[0] + b"\n"
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8"), newline="")))
+    data = json.loads((example_site / "data.json").read_text())
+    dims = [(c["slug"], d) for c in data["categories"] for d in c["dimensions"]]
+    assert [r["id"] for r in rows] == [d["id"] for _, d in dims]
+    by_id = {r["id"]: r for r in rows}
+    ttft = by_id["time-to-first-token"]
+    assert (ttft["status"], ttft["unit"], ttft["bar"], ttft["bar_unit"], ttft["better"]) == ("parity", "ms", "33", "ms", "lower")
+    assert float(ttft["value"]) == next(d for _, d in dims if d["id"] == "time-to-first-token")["measured"]["value"]
+    assert ttft["url"] == "latency-and-reuse/index.html#time-to-first-token" and ttft["evidence"].startswith("evidence/")
+    alpha = base_ledger / "claims/core/alpha.yaml"
+    alpha.write_text(alpha.read_text().replace("claim: 12 req/s", 'claim: "=HYPERLINK(\\"http://x\\")"'))
+    assert not pipeline.build(base_ledger, tmp_path / "s").refused
+    row = next(csv.DictReader(io.StringIO((tmp_path / "s/data.csv").read_text(), newline="")))
+    assert row["claim"] == "'=HYPERLINK(\"http://x\")"
