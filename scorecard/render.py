@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 import re
 import uuid
 from collections.abc import Iterator
@@ -243,6 +244,56 @@ def counts_chart(counts: dict[str, int]) -> dict:
     return {"width": width, "parts": parts, "label": label or "no dimensions"}
 
 
+def overview_chart(led: ResolvedLedger) -> dict | None:
+    """Where we stand in one picture: per category, its status bar and each compared dimension's
+    position against its bar on one shared, direction-aware log axis (1 = the bar; ahead is to
+    the right whatever `better` is). None when no dimension is compared with a bar."""
+    points = [(cat, d, 1 + d.comparison.margin) for cat in led.categories for d in cat.dimensions
+              if d.comparison is not None]
+    if not points:
+        return None
+    lows = [max(p, 1e-9) for _, _, p in points]
+    span = max(2.0, *(max(p, 1 / p) for p in lows))  # symmetric about the bar, at least 2x either way
+    span = 2 ** math.ceil(math.log2(span))
+    width, left, right, row_h = 640, 150, 16, 28
+    plot = width - left - right
+
+    def x(position: float) -> float:
+        clamped = min(max(position, 1 / span), span)
+        return round(left + (math.log2(clamped) / math.log2(span) + 1) / 2 * plot, 1)
+
+    rows = []
+    for i, cat in enumerate(led.categories):
+        y = 24 + i * row_h
+        dots = []
+        for j, d in enumerate(dd for c, dd, _ in points if c is cat):
+            pos = 1 + d.comparison.margin
+            dots.append({"x": x(max(pos, 1e-9)), "y": y + (j % 3 - 1) * 5, "id": d.id, "status": d.status,
+                         "href": f"{cat.slug}/index.html#{d.id}", "label": f"{title_text(d.record.model.title)}: "
+                         f"{STATUS_LABELS[d.status]}, {standing_text(d)}", "position": fmt_ratio(pos)})
+        total, at, parts = sum(cat.counts.values()) or 1, left - 64.0, []
+        for status in STATUSES:  # the category's status distribution, a small stacked bar before its row
+            n = cat.counts.get(status, 0)
+            if n:
+                parts.append({"status": status, "x": round(at, 1), "width": round(n / total * 56, 1)})
+                at += n / total * 56
+        rows.append({"slug": cat.slug, "title": title_text(cat.record.model.short or cat.record.model.title),
+                     "y": y, "dots": dots, "parts": parts, "counts": counts_chart(cat.counts)["label"]})
+    ticks = []
+    k = span
+    while k >= 1 / span:
+        ticks.append({"x": x(k), "label": ("×" if k >= 1 else "÷") + fmt_number(k if k >= 1 else 1 / k)
+                      if k != 1 else "the bar"})
+        k /= 2
+    height = 24 + len(rows) * row_h
+    ahead = sum(1 for _, d, p in points if d.comparison.standing == "ahead")
+    behind = sum(1 for _, d, p in points if d.comparison.standing == "behind")
+    label = (f"{len(points)} dimensions compared with their bars: {ahead} ahead, {behind} behind, "
+             f"{len(points) - ahead - behind} level; ahead is to the right, the bar is the middle line")
+    return {"width": width, "height": height + 20, "left": left, "plot_right": width - right, "rows": rows,
+            "ticks": ticks, "bar_x": x(1), "axis_y": height, "label": label}
+
+
 # --- JSON views -------------------------------------------------------------------------------
 
 # An artifact larger than this (bytes, or pretty-printed lines) gets a summary page: its cited
@@ -423,7 +474,7 @@ class Site:
                                 ratio=fmt_ratio, title=title_html, plain=title_text)
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, measured_text=measured_text,
                                 measured_detail=measured_detail, counts_chart=counts_chart,
-                                standing_text=standing_text, glyphs=GLYPHS, statuses=STATUSES,
+                                standing_text=standing_text, glyphs=GLYPHS, statuses=STATUSES, overview_chart=overview_chart,
                                 status_labels=STATUS_LABELS, file_href=self.file_href, trace_href=self.trace_href,
                                 evidence_href=self.evidence_href, version=__version__,
                                 history_chart=self.history_chart, review_counts=review_counts,

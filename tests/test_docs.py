@@ -54,7 +54,7 @@ def test_every_theme_file_macro_and_template_global_is_documented(tmp_path):
     env = Site(resolve_ledger(result.ledger, store)).env
     for name in set(env.globals) - {"range", "dict", "lipsum", "cycler", "joiner", "namespace"}:
         assert f"`{name}`" in site_doc, f"template global {name} is not in docs/site.md"
-    for name in ("md", "mdi", "brief", "num", "pct", "ratio"):
+    for name in ("md", "mdi", "brief", "num", "pct", "ratio", "title", "plain"):
         assert name in env.filters and f"`{name}`" in site_doc
 
 

@@ -72,3 +72,36 @@ def test_assembled_data_json_equals_a_plain_dump(tmp_path):
     assert not isinstance(pages["data.json"], bytes)  # streamed in chunks
     assert b"".join(pages["data.json"]) == _json(ledger_data(resolved))
     assert len(j.loads(Site(resolved).render()["data.json"])["categories"]) == 3
+
+
+def test_overview_puts_ahead_to_the_right_whatever_better_is(base_ledger):
+    from scorecard import pipeline
+    from scorecard.render import overview_chart
+    from scorecard.resolve import resolve_ledger
+
+    beta = base_ledger / "claims/core/beta.yaml"  # lower is better: 4 ms against a bar of 5 ms is ahead
+    beta.write_text(beta.read_text().replace("status: no-claim", "status: leads").replace(
+        "claim: not measured", "claim: 4 ms\nresult: {evidence: evidence/lat.json, pointer: /p50, unit: ms}"))
+    (base_ledger / "evidence/lat.json").write_text('{"p50": 4}')
+    result, store = pipeline.validate(base_ledger)
+    assert result.findings == []
+    o = overview_chart(resolve_ledger(result.ledger, store))
+    dots = {p["id"]: p for r in o["rows"] for p in r["dots"]}
+    assert dots["alpha"]["x"] > o["bar_x"] and dots["beta"]["x"] > o["bar_x"]  # 12 vs 10 higher-better; 4 vs 5 lower-better
+    assert dots["beta"]["href"] == "core/index.html#beta" and "20% ahead" in dots["beta"]["label"]
+    assert [t["label"] for t in o["ticks"]] == ["×2", "the bar", "÷2"]
+    assert o["label"].startswith("2 dimensions compared with their bars: 2 ahead, 0 behind, 0 level")
+    result2, store2 = pipeline.validate(base_ledger)
+    again = resolve_ledger(result2.ledger, store2)
+    assert overview_chart(again) == o  # deterministic
+
+
+def test_no_overview_without_a_comparison(base_ledger):
+    from scorecard import pipeline
+    from scorecard.render import overview_chart
+    from scorecard.resolve import resolve_ledger
+
+    alpha = base_ledger / "claims/core/alpha.yaml"
+    alpha.write_text(alpha.read_text().replace("  value: 10\n  unit: req/s\n  better: higher\n", ""))
+    result, store = pipeline.validate(base_ledger)
+    assert overview_chart(resolve_ledger(result.ledger, store)) is None
