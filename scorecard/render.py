@@ -541,6 +541,8 @@ class Site:
             pages[f"_badges/{cat.slug}.svg"] = self.badge(title_text(cat.record.model.short or cat.record.model.title),
                                                           _category_badge_text(cat), "summary")
             for d in cat.dimensions:
+                card = f"{cat.slug}/{d.id}/index.html"  # ids are slugs: never index.html or data.json
+                pages[card] = self.page("card.html", "../../", card, category=cat, d=d)
                 if d.status not in badges:  # a dimension badge depends only on the subject and the status
                     badges[d.status] = self.badge(self.ledger.settings.subject, f"{d.glyph} {STATUS_LABELS[d.status]}", d.status)
                 pages[f"_badges/{d.id}.svg"] = badges[d.status]
@@ -565,6 +567,8 @@ class Site:
         yield "data.json", _ledger_json(led)
         yield "search.json", _json(search_index(led))
         yield "data.csv", ledger_csv(led)
+        if led.settings.base_url:
+            yield "sitemap.xml", sitemap(led)
         if led.history is not None:
             yield from self.history_pages()
         for asset in ASSETS:
@@ -781,6 +785,21 @@ def ledger_csv(led: ResolvedLedger) -> bytes:
     for cat in led.categories:
         writer.writerows(csv_row(cat.slug, d) for d in cat.dimensions)
     return out.getvalue().encode("utf-8")
+
+
+def sitemap(led: ResolvedLedger) -> bytes:
+    """sitemap.xml (with base_url: a sitemap needs absolute addresses): the index, every category
+    page and every dimension's card, with the ledger's "as of" date."""
+    from xml.sax.saxutils import escape
+
+    base = led.settings.base_url.rstrip("/") + "/"
+    paths = [""] + [p for c in led.categories for p in [f"{c.slug}/", *(f"{c.slug}/{d.id}/" for d in c.dimensions)]]
+    if led.history is not None:
+        paths.append("changes.html")
+    day = led.as_of.isoformat()
+    body = "".join(f"<url><loc>{escape(base + quote(p))}</loc><lastmod>{day}</lastmod></url>\n" for p in paths)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            + body + "</urlset>\n").encode("utf-8")
 
 
 def search_index(led: ResolvedLedger) -> list[dict]:

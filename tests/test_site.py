@@ -382,3 +382,27 @@ def test_data_csv_has_one_row_per_dimension_and_defuses_formulas(example_site, t
     assert not pipeline.build(base_ledger, tmp_path / "s").refused
     row = next(csv.DictReader(io.StringIO((tmp_path / "s/data.csv").read_text(), newline="")))
     assert row["claim"] == "'=HYPERLINK(\"http://x\")"
+
+
+def test_every_dimension_has_a_card_to_cite_embed_and_share(tmp_path, base_ledger):
+    import xml.etree.ElementTree as ET
+
+    settings = base_ledger / "scorecard.yaml"
+    settings.write_text(settings.read_text() + "base_url: https://example.org/card-test/\n")
+    assert not pipeline.build(base_ledger, tmp_path / "s").refused
+    card = (tmp_path / "s/core/alpha/index.html").read_text()
+    assert "<script" not in card and 'href="../../_assets/style.css"' in card
+    assert '<link rel="canonical" href="https://example.org/card-test/core/alpha/">' in card
+    assert '<meta property="og:title" content="Alpha throughput: leads">' in card
+    assert '<meta property="og:description" content="oursys: 12 req/s">' in card
+    assert 'href="../../core/index.html#alpha" target="_top"' in card and "12 req/s" in text_of(card)
+    assert 'href="alpha/index.html">Card for this claim' in (tmp_path / "s/core/index.html").read_text()
+    urls = [u.text for u in ET.fromstring((tmp_path / "s/sitemap.xml").read_bytes()).iter(
+        "{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    assert urls == ["https://example.org/card-test/", "https://example.org/card-test/core/",
+                    "https://example.org/card-test/core/alpha/", "https://example.org/card-test/core/beta/"]
+    assert '<meta property="og:title" content="Test ledger">' in (tmp_path / "s/index.html").read_text()
+
+
+def test_no_sitemap_without_a_base_url(example_site):
+    assert not (example_site / "sitemap.xml").exists() and (example_site / "cost-efficiency/goodput-under-sla/index.html").is_file()
