@@ -128,6 +128,8 @@ class Settings(Record):
     stale_evidence_after_months: int | None = Field(
         None, ge=1, description="Evidence measured longer ago than this (meta.date, else its last git commit) warns.")
     require_review: bool = Field(False, description="Warn about measured claims that carry no reviewed: stamp.")
+    cards: bool = Field(True, description="Build a small card page per dimension, to cite, embed or share one claim "
+                        "(false saves a file per dimension on very large ledgers).")
 
 
 class Category(Record):

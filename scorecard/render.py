@@ -541,8 +541,11 @@ class Site:
             pages[f"_badges/{cat.slug}.svg"] = self.badge(title_text(cat.record.model.short or cat.record.model.title),
                                                           _category_badge_text(cat), "summary")
             for d in cat.dimensions:
-                card = f"{cat.slug}/{d.id}/index.html"  # ids are slugs: never index.html or data.json
-                pages[card] = self.page("card.html", "../../", card, category=cat, d=d)
+                # A flat file beside the category page ("card-" keeps any id clear of index.html and
+                # data.json): a folder per card would cost a directory per dimension, ten times a file.
+                if self.ledger.settings.cards:
+                    card = f"{cat.slug}/card-{d.id}.html"
+                    pages[card] = self.page("card.html", "../", card, category=cat, d=d)
                 if d.status not in badges:  # a dimension badge depends only on the subject and the status
                     badges[d.status] = self.badge(self.ledger.settings.subject, f"{d.glyph} {STATUS_LABELS[d.status]}", d.status)
                 pages[f"_badges/{d.id}.svg"] = badges[d.status]
@@ -793,7 +796,7 @@ def sitemap(led: ResolvedLedger) -> bytes:
     from xml.sax.saxutils import escape
 
     base = led.settings.base_url.rstrip("/") + "/"
-    paths = [""] + [p for c in led.categories for p in [f"{c.slug}/", *(f"{c.slug}/{d.id}/" for d in c.dimensions)]]
+    paths = [""] + [p for c in led.categories for p in [f"{c.slug}/", *(f"{c.slug}/card-{d.id}.html" for d in c.dimensions if led.settings.cards)]]
     if led.history is not None:
         paths.append("changes.html")
     day = led.as_of.isoformat()

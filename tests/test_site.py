@@ -390,19 +390,28 @@ def test_every_dimension_has_a_card_to_cite_embed_and_share(tmp_path, base_ledge
     settings = base_ledger / "scorecard.yaml"
     settings.write_text(settings.read_text() + "base_url: https://example.org/card-test/\n")
     assert not pipeline.build(base_ledger, tmp_path / "s").refused
-    card = (tmp_path / "s/core/alpha/index.html").read_text()
-    assert "<script" not in card and 'href="../../_assets/style.css"' in card
-    assert '<link rel="canonical" href="https://example.org/card-test/core/alpha/">' in card
+    card = (tmp_path / "s/core/card-alpha.html").read_text()
+    assert "<script" not in card and 'href="../_assets/style.css"' in card
+    assert '<link rel="canonical" href="https://example.org/card-test/core/card-alpha.html">' in card
     assert '<meta property="og:title" content="Alpha throughput: leads">' in card
     assert '<meta property="og:description" content="oursys: 12 req/s">' in card
-    assert 'href="../../core/index.html#alpha" target="_top"' in card and "12 req/s" in text_of(card)
-    assert 'href="alpha/index.html">Card for this claim' in (tmp_path / "s/core/index.html").read_text()
+    assert 'href="../core/index.html#alpha" target="_top"' in card and "12 req/s" in text_of(card)
+    assert 'href="card-alpha.html">Card for this claim' in (tmp_path / "s/core/index.html").read_text()
     urls = [u.text for u in ET.fromstring((tmp_path / "s/sitemap.xml").read_bytes()).iter(
         "{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
     assert urls == ["https://example.org/card-test/", "https://example.org/card-test/core/",
-                    "https://example.org/card-test/core/alpha/", "https://example.org/card-test/core/beta/"]
+                    "https://example.org/card-test/core/card-alpha.html", "https://example.org/card-test/core/card-beta.html"]
     assert '<meta property="og:title" content="Test ledger">' in (tmp_path / "s/index.html").read_text()
 
 
 def test_no_sitemap_without_a_base_url(example_site):
-    assert not (example_site / "sitemap.xml").exists() and (example_site / "cost-efficiency/goodput-under-sla/index.html").is_file()
+    assert not (example_site / "sitemap.xml").exists() and (example_site / "cost-efficiency/card-goodput-under-sla.html").is_file()
+
+
+def test_cards_can_be_turned_off(tmp_path, base_ledger):
+    settings = base_ledger / "scorecard.yaml"
+    settings.write_text(settings.read_text() + "cards: false\nbase_url: https://example.org/x/\n")
+    assert not pipeline.build(base_ledger, tmp_path / "s").refused
+    assert not list((tmp_path / "s").rglob("card-*.html"))
+    assert "Card for this claim" not in (tmp_path / "s/core/index.html").read_text()
+    assert "card-" not in (tmp_path / "s/sitemap.xml").read_text()
