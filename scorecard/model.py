@@ -155,8 +155,8 @@ class Sota(Record):
 
     def as_of(self) -> tuple[int, int]:
         """(year, month) the bar's age counts from: the end of the later of date and checked."""
-        periods = [parse_date(text) for text in (self.date, self.checked) if text]
-        return max((p[0], p[1] or 12) for p in periods if p)
+        periods = [p for p in (parse_date(text) for text in (self.date, self.checked) if text) if p is not None]
+        return max((p[0], p[1] or 12) for p in periods)
 
     @model_validator(mode="after")
     def _value_has_unit(self) -> "Sota":

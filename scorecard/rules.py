@@ -96,17 +96,17 @@ def evidence_date(art, store: ArtifactStore) -> tuple[date | None, str]:
 
 def _check_evidence_age(rec: "DimensionRecord", settings: Settings, store: ArtifactStore, today: date,
                         findings: list[Finding]) -> None:
-    dated = []
+    dated: list[tuple[date, str, tuple, str]] = []
     for loc, rel in measure.evidence_files(rec.model.result):
         try:
-            when = evidence_date(store.get(rel), store)
+            when, source = evidence_date(store.get(rel), store)
         except PathProblem:
             continue  # read_result has said why
-        if when[0] is not None:
-            dated.append((when, loc, rel))
+        if when is not None:
+            dated.append((when, source, loc, rel))
     if not dated:
         return
-    (measured, how), loc, rel = min(dated, key=lambda d: d[0][0])  # the oldest input decides
+    measured, how, loc, rel = min(dated, key=lambda d: d[0])  # the oldest input decides
     age = months_between((measured.year, measured.month), today)
     limit = settings.stale_evidence_after_months
     if age > limit:
@@ -158,7 +158,7 @@ def _check_source_date(rec: "DimensionRecord", settings: Settings, today: date, 
     for field, text in (("date", sota.date), ("checked", sota.checked)):
         if text is None:
             continue
-        year, month, day = parse_date(text)
+        year, month, day = _parts(text)
         if date(year, month or 1, day or 1) > today:
             findings.append(finding("SC602", doc.file, doc.pos(("sota", field)),
                                     f"sota.{field} {text} is in the future (today is {today.isoformat()})",
@@ -212,8 +212,16 @@ def check_category_placeholders(meta_doc, summary: str | None) -> list[Finding]:
     return []
 
 
+def _parts(text: str) -> tuple[int, int | None, int | None]:
+    """(year, month, day) of a date the schema has already accepted."""
+    parsed = parse_date(text)
+    if parsed is None:
+        raise ValueError(f"not a date: {text!r}")  # the schema refuses it before any rule runs
+    return parsed
+
+
 def _period(text: str) -> tuple[int, int]:
-    year, month, _ = parse_date(text)
+    year, month, _ = _parts(text)
     return year, month or 1
 
 
