@@ -129,6 +129,12 @@ def read_regular(path: Path, rel: str, limit: int) -> bytes:
         os.close(fd)
 
 
+def name_suffix(rel: str) -> str:
+    """The lowercase suffix of a path's last name ('.json'), or '' when it has none."""
+    name = rel.rsplit("/", 1)[-1]
+    return "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
+
+
 def normalise(rel: str) -> str:
     """rel with ./ and empty segments removed, for comparing and linking."""
     return "/".join(part for part in rel.split("/") if part not in ("", "."))

@@ -29,7 +29,7 @@ from markupsafe import Markup
 
 from . import __version__
 from .evidence import escape_token
-from .paths import PathProblem, inside_root, read_regular, user_cache_dir
+from .paths import PathProblem, inside_root, name_suffix, read_regular, user_cache_dir
 from .numfmt import fmt_number, fmt_percent, fmt_range, fmt_ratio, fmt_value
 from .model import GLYPHS, STATUSES
 from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
@@ -61,7 +61,7 @@ def markup_bytes(text: str) -> bytes:
 
 def carried_as(rel: str) -> str:
     """How the site carries a cited file: 'viewed' (raw copy and a page), 'raw' (copy only) or 'text' (page only)."""
-    suffix = "." + rel.rsplit(".", 1)[-1].lower() if "." in rel.rsplit("/", 1)[-1] else ""
+    suffix = name_suffix(rel)
     if suffix in VIEWED_SUFFIXES:  # the JSON viewer shows only what was read as JSON: a lowercase .json
         return "viewed" if suffix != ".json" or rel.endswith(".json") else "raw"
     return "raw" if suffix in RAW_SUFFIXES else "text"
@@ -268,9 +268,10 @@ def overview_chart(led: ResolvedLedger) -> dict | None:
         dots = []
         for j, d in enumerate(dd for c, dd, _ in points if c is cat):
             pos = 1 + d.comparison.margin
+            title, standing = title_text(d.record.model.title), standing_text(d)
             dots.append({"x": x(max(pos, 1e-9)), "y": y + (j % 3 - 1) * 5, "id": d.id, "status": d.status,
-                         "href": f"{cat.slug}/index.html#{d.id}", "label": f"{title_text(d.record.model.title)}: "
-                         f"{STATUS_LABELS[d.status]}, {standing_text(d)}", "position": fmt_ratio(pos)})
+                         "href": f"{cat.slug}/index.html#{d.id}", "title": title, "standing": standing,
+                         "label": f"{title}: {STATUS_LABELS[d.status]}, {standing}", "position": fmt_ratio(pos)})
         total, at, parts = sum(cat.counts.values()) or 1, left - 64.0, []
         for status in STATUSES:  # the category's status distribution, a small stacked bar before its row
             n = cat.counts.get(status, 0)

@@ -14,10 +14,12 @@ import os
 import socketserver
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Callable
 
 from . import pipeline, report
+from .paths import name_suffix
 
 WATCHED = ("scorecard.yaml", "claims", "evidence", "templates")
 STATUS_PATH = "/__scorecard__/status"
@@ -188,18 +190,10 @@ MAX_SERVED = 256 * 1024 * 1024
 
 def content_type(rel: str) -> str:
     """The Content-Type for a site path (by suffix, case-insensitive); unknown types download."""
-    name = rel.rsplit("/", 1)[-1]
-    suffix = "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    suffix = name_suffix(rel)
     if rel.startswith("_files/") and suffix in (".svg", ".xml", ".css", ".js"):
         return "application/octet-stream"
     return TYPES.get(suffix, "application/octet-stream")
-
-
-def quote(rel: str) -> str:
-    """A site path for a Location header."""
-    from urllib.parse import quote as _quote
-
-    return _quote(rel)
 
 
 def _request_path(raw: str) -> str | None:
@@ -267,7 +261,7 @@ def _handler(rebuilder: Rebuilder):
             if body is None:
                 if not rel.endswith("index.html") and _site_file(rebuilder.out, rel + "/index.html") is not None:
                     self.send_response(301)  # a folder without its slash: relative links need it
-                    self.send_header("Location", "/" + quote(rel) + "/")
+                    self.send_header("Location", "/" + urllib.parse.quote(rel) + "/")
                     self.send_header("Content-Length", "0")
                     return self.end_headers()
                 return self.send_error(404, "not in the site")

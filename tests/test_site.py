@@ -415,3 +415,11 @@ def test_cards_can_be_turned_off(tmp_path, base_ledger):
     assert not list((tmp_path / "s").rglob("card-*.html"))
     assert "Card for this claim" not in (tmp_path / "s/core/index.html").read_text()
     assert "card-" not in (tmp_path / "s/sitemap.xml").read_text()
+
+
+def test_overview_table_names_a_dimension_whose_title_has_commas(example_site):
+    page = (example_site / "index.html").read_text()
+    table = page[page.index('<details class="overview-table">'):]
+    assert ('<a href="latency-and-reuse/index.html#time-to-first-token">Time to first token, p50 at concurrency 8 '
+            '(sample)</a></th>') in table
+    assert "<td>level with the bar (2.4% behind, within tolerance)</td>" in table
