@@ -11,9 +11,7 @@ import sys
 from pathlib import Path
 
 STATUSES = ["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]
-WORDS = ("throughput latency goodput cache prefix decode prefill tokens request batch scheduler kernel memory "
-         "bandwidth transfer attention quantization utilization fleet workload trace baseline replica node "
-         "cluster tail percentile budget power efficiency capacity router speculative").split()
+WORDS = ["throughput", "latency", "goodput", "cache", "prefix", "decode", "prefill", "tokens", "request", "batch", "scheduler", "kernel", "memory", "bandwidth", "transfer", "attention", "quantization", "utilization", "fleet", "workload", "trace", "baseline", "replica", "node", "cluster", "tail", "percentile", "budget", "power", "efficiency", "capacity", "router", "speculative"]
 PER_CATEGORY = 20
 PER_ARTIFACT = 10
 

@@ -242,9 +242,7 @@ def _clean_loc(data: object, loc: tuple) -> tuple:
     out: list = []
     node = data
     for i, part in enumerate(loc):
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        if isinstance(node, dict) and part in node or isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             node = node[part]
         elif part in UNION_TAGS or (isinstance(part, str) and "[" in part and i < len(loc) - 1):
             continue  # a tag pydantic adds for a union member or a validator, not part of the data

@@ -17,7 +17,7 @@ import os
 import re
 import subprocess
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime, UTC
 from pathlib import Path
 
 
@@ -96,7 +96,7 @@ class Commit:
     @property
     def when(self) -> datetime:
         """The commit time in UTC."""
-        return datetime.fromtimestamp(self.time, tz=timezone.utc)
+        return datetime.fromtimestamp(self.time, tz=UTC)
 
 
 _NULL_BLOB = "0" * 40
@@ -179,7 +179,7 @@ class BlobReader:
             self._proc.wait(timeout=30)
         self._proc.stdout.close()
 
-    def __enter__(self) -> "BlobReader":
+    def __enter__(self) -> BlobReader:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -193,7 +193,7 @@ def last_commit_date(root: Path, paths: list[str]) -> date | None:
         out = run(["log", "-1", "--format=%ct", "--", *(prefix + p for p in paths)], top).strip()
     except GitError:
         return None
-    return datetime.fromtimestamp(int(out), tz=timezone.utc).date() if out.isdigit() else None
+    return datetime.fromtimestamp(int(out), tz=UTC).date() if out.isdigit() else None
 
 
 def blob_id(data: bytes) -> str:
@@ -227,7 +227,7 @@ def last_change_dates(root: Path, folder: str) -> dict[str, tuple[date, str]]:
         token = token.strip(b"\n")
         if token.startswith(b"\x01"):
             stamp, _, rest = token[1:].partition(b"\n")
-            when = datetime.fromtimestamp(int(stamp), tz=timezone.utc).date()
+            when = datetime.fromtimestamp(int(stamp), tz=UTC).date()
             token = rest
         if not token or when is None:
             continue

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass, field
-from datetime import timezone
+from datetime import UTC
 from pathlib import Path
 
 from . import git, measure
@@ -69,7 +69,7 @@ class Event:
     @property
     def when(self) -> str:
         """RFC 3339 time of the commit (UTC), for <time> and the feed."""
-        return self.commit.when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return self.commit.when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     @property
     def short(self) -> str:
@@ -418,7 +418,7 @@ def _date_ticks(t0: int, t1: int, x, left: float, right: float) -> list[int]:
     from datetime import datetime, timedelta
 
     day = 86400
-    start = datetime.fromtimestamp(t0, tz=timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    start = datetime.fromtimestamp(t0, tz=UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     monthly = t1 - t0 > 62 * day
     out: list[int] = []
     last = left + 70  # the start label's room
@@ -441,7 +441,7 @@ def _date_ticks(t0: int, t1: int, x, left: float, right: float) -> list[int]:
 def _day(t: int) -> str:
     from datetime import datetime
 
-    return datetime.fromtimestamp(t, tz=timezone.utc).date().isoformat()
+    return datetime.fromtimestamp(t, tz=UTC).date().isoformat()
 
 
 def as_data(h: History) -> dict:

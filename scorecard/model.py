@@ -9,7 +9,7 @@ from __future__ import annotations
 import calendar
 import math
 import re
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
 from pydantic_core import PydanticCustomError
@@ -159,7 +159,7 @@ class Sota(Record):
         return max((p[0], p[1] or 12) for p in periods)
 
     @model_validator(mode="after")
-    def _value_has_unit(self) -> "Sota":
+    def _value_has_unit(self) -> Sota:
         if self.value is not None and (self.unit is None or self.better is None):
             missing = " and ".join(k for k in ("unit", "better") if getattr(self, k) is None)
             raise PydanticCustomError("SC206", "sota.value is given without {missing}", {"missing": missing})
@@ -226,7 +226,7 @@ class TraceLink(Record):
     label: str | None = Field(None, description="Text shown for the link.")
 
     @model_validator(mode="after")
-    def _one_target(self) -> "TraceLink":
+    def _one_target(self) -> TraceLink:
         if (self.path is None) == (self.url is None):
             raise PydanticCustomError("SC204", "a trace entry needs exactly one of path: or url:")
         return self
@@ -242,7 +242,7 @@ def _trace_kind(value: object) -> str:
 
 
 # A discriminated union, so a bad entry reports the errors of one form, not of both.
-Trace = Annotated[Union[Annotated[Text, Tag("~text")], Annotated[TraceLink, Tag("~link")]], Discriminator(_trace_kind)]
+Trace = Annotated[Annotated[Text, Tag("~text")] | Annotated[TraceLink, Tag("~link")], Discriminator(_trace_kind)]
 
 
 class Dimension(Record):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime, UTC
 from pathlib import Path
 
 from .check import CheckResult, check
@@ -16,7 +16,7 @@ def source_date() -> date | None:
     """The date SOURCE_DATE_EPOCH names, or None when it is not set."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch.isdigit():
-        return datetime.fromtimestamp(int(epoch), tz=timezone.utc).date()
+        return datetime.fromtimestamp(int(epoch), tz=UTC).date()
     return None
 
 

@@ -715,7 +715,7 @@ def ledger_data(led: ResolvedLedger) -> dict:
 
 # Below this many dimensions a worker process costs more than it saves.
 PARALLEL_MIN_DIMENSIONS = 600
-_WORKER_SITE: "Site | None" = None
+_WORKER_SITE: Site | None = None
 
 
 def _render_chunk(indexes: list[int]) -> dict[str, bytes]:
@@ -723,7 +723,7 @@ def _render_chunk(indexes: list[int]) -> dict[str, bytes]:
     return site.category_pages([site.ledger.categories[i] for i in indexes])
 
 
-def _in_parallel(site: "Site", cats: list[ResolvedCategory]) -> Iterator[tuple[str, bytes]]:
+def _in_parallel(site: Site, cats: list[ResolvedCategory]) -> Iterator[tuple[str, bytes]]:
     """Category pages, rendered by forked workers on large ledgers (the output is the same either way)."""
     import multiprocessing
     import os

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .check import DimensionRecord
 
 
-def check_dimension(rec: "DimensionRecord", settings: Settings, store: ArtifactStore, today: date,
+def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
                     findings: list[Finding]) -> None:
     """Every cross-file rule for one schema-valid dimension."""
     dim, doc = rec.model, rec.doc
@@ -51,7 +51,7 @@ def check_dimension(rec: "DimensionRecord", settings: Settings, store: ArtifactS
         _check_review(rec, settings, store, findings)
 
 
-def _check_review(rec: "DimensionRecord", settings: Settings, store: ArtifactStore, findings: list[Finding]) -> None:
+def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore, findings: list[Finding]) -> None:
     """SC801 when the reviewed: stamp no longer matches what the claim rests on; SC802 when one is required."""
     dim, doc = rec.model, rec.doc
     if dim.reviewed is None:
@@ -94,7 +94,7 @@ def evidence_date(art, store: ArtifactStore) -> tuple[date | None, str]:
     return (committed, "git") if committed is not None else (None, "")
 
 
-def _check_evidence_age(rec: "DimensionRecord", settings: Settings, store: ArtifactStore, today: date,
+def _check_evidence_age(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
                         findings: list[Finding]) -> None:
     dated: list[tuple[date, str, tuple, str]] = []
     for loc, rel in measure.evidence_files(rec.model.result):
@@ -117,7 +117,7 @@ def _check_evidence_age(rec: "DimensionRecord", settings: Settings, store: Artif
                                 "measure again and commit the new artifact, or say in the claim how old the number is"))
 
 
-def read_result(rec: "DimensionRecord", store: ArtifactStore, out: list[Finding]) -> Measurement | None:
+def read_result(rec: DimensionRecord, store: ArtifactStore, out: list[Finding]) -> Measurement | None:
     """The measurement rec's result names, or None after recording in out why it cannot be had."""
     doc = rec.doc
     reading = measure.read(rec.model.result, store.get)
@@ -130,7 +130,7 @@ def read_result(rec: "DimensionRecord", store: ArtifactStore, out: list[Finding]
 _KEY_LOCS = frozenset({"result", "low", "high", "inputs"})
 
 
-def _check_honesty(rec: "DimensionRecord", m: Measurement, tolerance: float, findings: list[Finding]) -> None:
+def _check_honesty(rec: DimensionRecord, m: Measurement, tolerance: float, findings: list[Finding]) -> None:
     dim, doc = rec.model, rec.doc
     sota = dim.sota
     if sota.value is None or dim.status not in HONEST:
@@ -153,7 +153,7 @@ def months_between(then: tuple[int, int], now: date) -> int:
     return (now.year - then[0]) * 12 + (now.month - then[1])
 
 
-def _check_source_date(rec: "DimensionRecord", settings: Settings, today: date, findings: list[Finding]) -> None:
+def _check_source_date(rec: DimensionRecord, settings: Settings, today: date, findings: list[Finding]) -> None:
     doc, sota = rec.doc, rec.model.sota
     for field, text in (("date", sota.date), ("checked", sota.checked)):
         if text is None:
@@ -182,7 +182,7 @@ def _check_source_date(rec: "DimensionRecord", settings: Settings, today: date, 
                                     "the bar still stands, record that with sota.checked: YYYY-MM"))
 
 
-def _check_placeholders(rec: "DimensionRecord", findings: list[Finding]) -> None:
+def _check_placeholders(rec: DimensionRecord, findings: list[Finding]) -> None:
     """SC604, once per record, where the scaffold's example text is still there (at the first such field)."""
     from . import placeholders as ph
 
@@ -225,7 +225,7 @@ def _period(text: str) -> tuple[int, int]:
     return year, month or 1
 
 
-def _check_trace(rec: "DimensionRecord", target: str, pos: tuple[int, int], store: ArtifactStore,
+def _check_trace(rec: DimensionRecord, target: str, pos: tuple[int, int], store: ArtifactStore,
                  findings: list[Finding]) -> None:
     file = rec.doc.file
     if is_url(target):

@@ -16,7 +16,7 @@ import threading
 import time
 import urllib.parse
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from . import pipeline, report
 from .paths import name_suffix

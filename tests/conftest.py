@@ -46,7 +46,7 @@ def bad_case(name: str, dest: Path) -> tuple[Path, dict]:
     if "pad" in expect:
         path = root / expect["pad"]["file"]
         with path.open("a") as fh:
-            fh.write(("# padding\n" * (expect["pad"]["bytes"] // 10 + 1)))
+            fh.write("# padding\n" * (expect["pad"]["bytes"] // 10 + 1))
     return root, expect
 
 

@@ -20,7 +20,7 @@ EMITTED = set(re.findall(r'"(SC\d{3})"', SOURCE))
 
 def test_every_emitted_code_is_in_the_catalogue():
     assert EMITTED, "the scan found no codes at all"
-    assert EMITTED <= set(RULES)
+    assert set(RULES) >= EMITTED
 
 
 def test_every_catalogued_code_is_emitted_somewhere():
