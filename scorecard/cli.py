@@ -251,14 +251,14 @@ def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -
     A dimension is named by its id or by its file (claims/<category>/<id>.yaml). Only the
     `reviewed:` line of each file changes. Nothing is written if any of them has errors.
     """
-    from . import pipeline, report
+    from . import report, review
 
     if bool(ids) == every:
         raise click.UsageError("name the dimensions to review (scorecard review ID...), or pass --all, not both")
     ledger_root = _root(root)
     try:
-        outcome = pipeline.review(ledger_root, [_dimension_id(ledger_root, i) for i in ids], every, dry_run)
-    except pipeline.UnknownDimension as exc:
+        outcome = review.review(ledger_root, [_dimension_id(ledger_root, i) for i in ids], every, dry_run)
+    except review.UnknownDimension as exc:
         raise click.UsageError(f"no dimension named {exc} (ids are the file names in claims/<category>/)") from None
     if outcome.blocking:
         click.echo(report.text(outcome.blocking, outcome.checked.dimension_count, style=click.style), nl=False, err=True)

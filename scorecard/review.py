@@ -1,230 +1,20 @@
-"""Reviewed stamps: a fingerprint of what a claim rests on, and the one-line edit that records it.
+"""The `scorecard review` command: stamp claims a person has checked, by a one-line edit of each record.
 
-The fingerprint covers the dimension's status and claim text, the resolved result value and
-its unit, and every value a `file.json#/pointer` trace cites — nothing else of the artifact
-files, so regenerating an artifact with the same cited numbers keeps the review valid.
-When a stamp no longer matches, git is asked for the version of the ledger in which the stamp
-was written, so the finding can name what changed (`evidence/x.json#/p50_ms: 33 → 35.5`).
+The stamp is the fingerprint (stamps.py) of what the claim rests on now; nothing is written when a
+claim named has errors, and each file changes by its `reviewed:` line only, written atomically.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import math
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 from yaml.cyaml import CParser
 
-from . import measure
-from .evidence import Artifact, PointerError, parse_artifact
-from .model import MEASURED, Dimension
-from .paths import PathProblem, is_url, normalise
+from .check import CheckResult
+from .pipeline import validate
 
-PREFIX = "fp1-"
-FIXED_KEYS = ("status", "claim", "result.unit")
-
-
-def _numbers(value: object, convert: Callable[[float], object]) -> object:
-    """A JSON value with convert applied to every number in it (booleans are not numbers)."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        return convert(value)
-    if isinstance(value, list):
-        return [_numbers(v, convert) for v in value]
-    if isinstance(value, dict):
-        return {k: _numbers(v, convert) for k, v in value.items()}
-    return value
-
-
-def _norm(value: object) -> object:
-    """JSON values with every number as a float, so 33 and 33.0 fingerprint alike."""
-    return _numbers(value, float)
-
-
-def _as_written(number: float) -> object:
-    return int(number) if isinstance(number, float) and number.is_integer() and abs(number) < 1e15 else number
-
-
-def inputs(model: Dimension, get: Callable[[str], Artifact]) -> dict[str, object] | None:
-    """What the fingerprint covers, by label; None when a cited value cannot be read (the rules say why)."""
-    out: dict[str, object] = {"status": model.status, "claim": " ".join(model.claim.split())}
-    cited: list[tuple[str, str, str]] = []
-    if model.result is not None and model.status in MEASURED:
-        out.update(measure.described(model.result))
-        cited += measure.selections(model.result)
-    for entry in model.trace:
-        target = entry if isinstance(entry, str) else entry.target
-        if is_url(target):
-            continue
-        rel, _, fragment = target.partition("#")
-        if fragment.startswith("/") and rel.endswith(".json"):
-            cited.append((normalise(rel), "pointer", fragment))
-    for rel, kind, selector in cited:
-        try:
-            art = get(rel)
-            if art.error:
-                return None
-            out[f"{rel}#{selector}"] = _norm(measure.cited_value(art.data, kind, selector))
-        except (PointerError, PathProblem, OSError, ValueError, RecursionError):
-            return None
-    return out
-
-
-def fingerprint(covered: dict[str, object]) -> str:
-    """The stamp for covered: fp1- and 16 hex digits of a SHA-256 over canonical JSON."""
-    text = json.dumps(covered, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def show(value: object, limit: int = 60) -> str:
-    """A covered value in a finding: numbers as written (33, 35.5), text quoted, structures as JSON."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        text = str(int(value))
-    elif isinstance(value, float):
-        text = f"{value:.10g}"
-    elif isinstance(value, str):
-        text = json.dumps(value, ensure_ascii=False)
-    else:
-        text = json.dumps(_numbers(value, _as_written), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _changed(key: str, old: object, new: object, out: list[str], factor: float | None = None) -> None:
-    """Changes between two values, down to the leaves where both sides are objects or arrays.
-
-    factor (set when result.unit changed to a commensurable unit) converts an old number into
-    the new unit, so a value that only changed with its unit is said to be the same quantity.
-    """
-    from .evidence import escape_token
-
-    if old == new:
-        return
-    if isinstance(old, dict) and isinstance(new, dict):
-        for k in sorted(set(old) | set(new)):
-            sub = f"{key}/{escape_token(k)}"
-            if k not in new:
-                out.append(f"{sub}: removed (was {show(old[k])})")
-            elif k not in old:
-                out.append(f"{sub}: added ({show(new[k])})")
-            else:
-                _changed(sub, old[k], new[k], out, factor)
-    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        for i, (a, b) in enumerate(zip(old, new)):
-            _changed(f"{key}/{i}", a, b, out, factor)
-    elif (factor is not None and isinstance(old, float) and isinstance(new, float)
-          and math.isclose(old * factor, new, rel_tol=1e-9)):
-        out.append(f"{key}: {show(old)} → {show(new)} (the same quantity in the new unit)")
-    else:
-        out.append(f"{key}: {show(old)} → {show(new)}")
-
-
-def describe(old: dict[str, object], new: dict[str, object]) -> list[str]:
-    """What differs between two covered sets, one plain phrase each, in a stable order."""
-    keys = [k for k in FIXED_KEYS if k in old or k in new]
-    keys += sorted((set(old) | set(new)) - set(FIXED_KEYS))
-    out = []
-    factor = None
-    old_unit, new_unit = old.get("result.unit"), new.get("result.unit")
-    if isinstance(old_unit, str) and isinstance(new_unit, str) and old_unit != new_unit:
-        factor = measure.in_unit(1.0, old_unit, new_unit)
-    for key in keys:
-        if key == "result.unit" and factor is not None:
-            out.append(f"result.unit: {show(old_unit)} → {show(new_unit)} (convertible: 1 {old_unit} = "
-                       f"{factor:.6g} {new_unit})")
-        elif key in old and key in new:
-            _changed(key, old[key], new[key], out, factor)
-        elif key in new:
-            out.append(f"{key}: newly cited ({show(new[key])})")
-        else:
-            out.append(f"{key}: no longer cited (was {show(old[key])})")
-    return list(dict.fromkeys(out))  # a trace citing an object and the result inside it report one leaf once
-
-
-def summary(covered: dict[str, object]) -> list[str]:
-    """What a stamp covers, one phrase each (printed by `scorecard review`)."""
-    return [f"{key}: {show(covered[key])}" for key in [k for k in FIXED_KEYS if k in covered]
-            + sorted(set(covered) - set(FIXED_KEYS))]
-
-
-# --- what changed since the review, from git -----------------------------------------------------
-
-def reviewed_versions(root: Path, stamps: dict[str, str]) -> dict[str, dict[str, object]]:
-    """For each record file -> stamp, the covered values of the committed version the stamp was written for.
-
-    A version qualifies when its record carries the stamp and its fingerprint, with the cited
-    artifacts as committed at that commit, is the stamp. The newest such version is taken.
-    Three git processes in all, however many records: one `git log` naming the commits that
-    changed each record, then one `git cat-file --batch` reading records and artifacts at
-    those commits. A record stamped but never committed so has no entry; neither has any
-    record outside git.
-    """
-    from . import git
-
-    if not stamps:
-        return {}
-    try:
-        top, prefix = git.repo_prefix(root)
-        log = git.run(["log", "--format=%x01%H", "--name-only", "-z", "--", prefix + "claims"], top)
-    except git.GitError:
-        return {}
-    commits: dict[str, list[str]] = {}  # record file -> commits that changed it, newest first
-    sha = ""
-    for token in log.split(b"\0"):
-        token = token.strip(b"\n")
-        if token.startswith(b"\x01"):
-            sha, _, token = token[1:].partition(b"\n")
-            sha = sha.decode()
-        name = token.decode("utf-8", "replace")
-        if name.startswith(prefix) and name[len(prefix):] in stamps:
-            commits.setdefault(name[len(prefix):], []).append(sha)
-    found: dict[str, dict[str, object]] = {}
-    with git.BlobReader(top) as reader:
-        for file, stamp in stamps.items():
-            for sha in commits.get(file, []):
-                covered = _covered_at(lambda rel, sha=sha: reader.read(f"{sha}:{prefix}{rel}"), file, stamp)
-                if covered is not None:
-                    found[file] = covered
-                    break
-    return found
-
-
-def _covered_at(read: Callable[[str], bytes | None], file: str, stamp: str) -> dict[str, object] | None:
-    """The covered values of one committed version of a record (read gives its files), if its stamp holds."""
-    from .load import Document, parse_bytes
-
-    raw = read(file)
-    if raw is None or stamp.encode() not in raw:
-        return None
-    doc = Document(file)
-    parse_bytes(raw, doc, [])
-    try:
-        model = Dimension.model_validate(doc.data)
-    except ValueError:
-        return None
-    if model.reviewed != stamp:
-        return None
-    cache: dict[str, Artifact] = {}
-
-    def get(rel: str) -> Artifact:
-        if rel not in cache:
-            art = cache[rel] = Artifact(rel)
-            content = read(rel)
-            if content is None:
-                art.error = "missing"
-            else:
-                art.raw = content
-                parse_artifact(art)
-        return cache[rel]
-
-    covered = inputs(model, get)
-    return covered if covered is not None and fingerprint(covered) == stamp else None
-
-
-# --- the one-line edit ----------------------------------------------------------------------------
 
 class StampRefused(Exception):
     """The file's shape does not allow a safe one-line edit."""
@@ -305,3 +95,86 @@ def _top_level(text: str) -> dict[str, tuple[int, int]]:
     finally:
         parser.dispose()
     return spans
+
+
+@dataclass(slots=True)
+class Stamped:
+    """One dimension `scorecard review` stamped (or would stamp, with --dry-run)."""
+
+    id: str
+    file: str
+    old: str | None
+    new: str
+    covered: list[str]  # what the stamp covers, one phrase each
+    changes: list[str] | None  # what changed since the old stamp, when git knows
+
+
+@dataclass(slots=True)
+class ReviewOutcome:
+    """What `scorecard review` did: stamped, already current, or refused with the findings why."""
+
+    checked: CheckResult
+    stamped: list[Stamped] = field(default_factory=list)
+    current: list[str] = field(default_factory=list)
+    blocking: list = field(default_factory=list)  # error findings that refused the review
+    refusal: str = ""  # a reason other than findings (a file shape the edit cannot handle)
+
+
+class UnknownDimension(Exception):
+    """An id given to `scorecard review` that names no dimension file."""
+
+
+def review(root: Path, ids: list[str], every: bool, dry_run: bool = False) -> ReviewOutcome:
+    """Stamp the dimensions named (or every one) with the fingerprint of what they rest on now.
+
+    Nothing is written when any of them has errors (or when the ledger's settings do): a stamp
+    says a human checked a claim that holds, and a claim with errors does not. Each file changes
+    by its `reviewed:` line only, written atomically.
+    """
+    from .load import SETTINGS_FILE
+    from .stamps import fingerprint, inputs, summary
+    from .write import replace_files
+
+    result, store = validate(root)
+    files = {p.stem: p.relative_to(root).as_posix() for p in sorted((root / "claims").glob("*/*.yaml"))
+             if p.name != "_category.yaml"}
+    unknown = [i for i in ids if i not in files]
+    if unknown:
+        raise UnknownDimension(", ".join(unknown))
+    wanted = sorted(files) if every else list(dict.fromkeys(ids))
+    wanted_files = {files[i] for i in wanted} | {SETTINGS_FILE}
+    outcome = ReviewOutcome(result)
+    outcome.blocking = [f for f in result.findings if f.severity == "error" and f.file in wanted_files]
+    if outcome.blocking:
+        return outcome
+    records = {d.id: d for d in result.ledger.dimensions()}
+    for dim_id in wanted:
+        if dim_id not in records:  # e.g. an id used twice, or a category without _category.yaml
+            outcome.refusal = f"{files[dim_id]}: the record is not part of the checked ledger (see validate)"
+            return outcome
+    edits: dict[Path, bytes] = {}
+    for dim_id in wanted:
+        rec = records[dim_id]
+        covered = rec.inputs if rec.inputs is not None else inputs(rec.model, store.get)  # the rule's, if stamped
+        if covered is None:  # cannot happen without an error finding; refuse rather than stamp a guess
+            outcome.refusal = f"{rec.file}: a value the claim cites cannot be read"
+            return outcome
+        stamp = fingerprint(covered)
+        if rec.model.reviewed == stamp:
+            outcome.current.append(dim_id)
+            continue
+        path = root / rec.file
+        try:
+            text = set_stamp(path.read_bytes().decode("utf-8"), stamp)
+        except StampRefused as exc:
+            outcome.refusal = f"{rec.file}: {exc}; add `reviewed: {stamp}` by hand"
+            return outcome
+        edits[path] = text.encode("utf-8")
+        outcome.stamped.append(Stamped(dim_id, rec.file, rec.model.reviewed, stamp, summary(covered), rec.changes))
+    if not dry_run:
+        try:
+            replace_files(edits, root)
+        except OSError as exc:
+            outcome.stamped = []
+            outcome.refusal = f"cannot write {exc.filename or 'a stamped file'}: {exc.strerror}"
+    return outcome

@@ -60,25 +60,18 @@ def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore
                                     f"the measured claim '{rec.id}' has never been reviewed",
                                     f"check the claim against its evidence, then run `scorecard review {rec.id}`"))
         return
-    from . import review  # here: a ledger without stamps (and the hook on it) never loads it
+    from . import stamps  # here: a ledger without stamps (and the hook on it) never loads it
 
-    covered = review.inputs(dim, store.get)
+    covered = stamps.inputs(dim, store.get)
     if covered is None:
         return
     rec.inputs = covered
-    if review.fingerprint(covered) == dim.reviewed:
+    if stamps.fingerprint(covered) == dim.reviewed:
         rec.review = "current"
         return
     rec.review = "suspect"
-    findings.append(finding("SC801", doc.file, doc.pos(("reviewed",)), suspect_message(rec.id, None),
+    findings.append(finding("SC801", doc.file, doc.pos(("reviewed",)), stamps.suspect_message(rec.id, None),
                             f"check the claim still holds, then run `scorecard review {rec.id}` to record that"))
-
-
-def suspect_message(dim_id: str, changes: list[str] | None) -> str:
-    """SC801's sentence, naming what changed when it is known."""
-    what = "; ".join(changes) if changes else ("its status, claim or a cited value (git holds no committed "
-                                               "version of the review to compare with)")
-    return f"suspect: '{dim_id}' changed since it was reviewed: {what}"
 
 
 def evidence_date(art, store: ArtifactStore) -> tuple[date | None, str]:

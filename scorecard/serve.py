@@ -19,6 +19,7 @@ from pathlib import Path
 from collections.abc import Callable
 
 from . import pipeline, report
+from .pipeline import BuildState, today
 from .paths import name_suffix
 
 WATCHED = ("scorecard.yaml", "claims", "evidence", "templates")
@@ -155,7 +156,7 @@ class Rebuilder:
             return False
         start = time.perf_counter()
         rels = [(Path(p).relative_to(self.root).as_posix(), self.cache) for p in sorted(changed)]
-        refreshed = pipeline.refresh_dimensions(self.state, rels)
+        refreshed = refresh_dimensions(self.state, rels)
         if refreshed is None:
             return False
         _, pages = refreshed
@@ -175,7 +176,7 @@ class Rebuilder:
                 self.echo(f"rebuild failed: {type(exc).__name__}: {exc}")
 
 
-# What the site holds (see render.RAW_SUFFIXES), by suffix; anything else is served as bytes to save.
+# What the site holds (see views.RAW_SUFFIXES), by suffix; anything else is served as bytes to save.
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".svg": "image/svg+xml", ".json": "application/json", ".xml": "application/atom+xml",
          ".txt": "text/plain; charset=utf-8", ".text": "text/plain; charset=utf-8", ".log": "text/plain; charset=utf-8",
@@ -330,3 +331,48 @@ def serve(root: Path, out: Path, host: str, port: int | None, echo: Callable[[st
     finally:
         stop.set()
         httpd.server_close()
+
+
+def refresh_dimensions(state: BuildState, docs: list) -> tuple[list, dict[str, bytes]] | None:
+    """serve's fast path: re-check and re-render only the categories of changed dimension files.
+
+    Returns (findings, pages of the changed categories), or None when a full build is needed
+    (a changed file has errors, or is not a dimension the last build knew).
+    """
+    from .check import check_one
+    from .load import read_document
+    from .render import Site
+    from .resolve import count_statuses, resolve_dimension
+
+    ledger, store, resolved = state.ledger, state.store, state.resolved
+    by_file = {d.record.file: (ci, di) for ci, c in enumerate(resolved.categories) for di, d in enumerate(c.dimensions)}
+    touched: set[int] = set()
+    findings = []
+    for rel, cache in docs:
+        if rel not in by_file:
+            return None
+        ci, di = by_file[rel]
+        yaml_findings: list = []
+        doc = read_document(ledger.root, ledger.root / rel, yaml_findings, cache)
+        if doc.data is None:
+            return None
+        cat = resolved.categories[ci]
+        record, more = check_one(doc, cat.slug, ledger.settings, store, today())
+        findings += yaml_findings + more
+        if record is None or any(f.severity == "error" for f in yaml_findings + more):
+            return None
+        fresh = resolve_dimension(record, ledger, store, resolved.as_of, {}, {})
+        fresh.history = cat.dimensions[di].history  # git's history does not change with an unsaved edit
+        cat.dimensions[di] = fresh
+        cat.record.dimensions[di] = record
+        touched.add(ci)
+    if state.site is None:
+        state.site = Site(resolved)
+    site = state.site
+    pages = {}
+    for ci in sorted(touched):
+        cat = resolved.categories[ci]
+        cat.dimensions.sort(key=lambda d: (d.record.model.order is None, d.record.model.order or 0, d.id))
+        cat.counts = count_statuses(cat.dimensions)
+        pages[f"{cat.slug}/index.html"] = site.page("category.html", "../", f"{cat.slug}/index.html", category=cat)
+    return findings, pages

@@ -90,11 +90,11 @@ def reviewed_history(dest: Path) -> Path:
 
     For the site tests: every review and staleness mark and the history pages appear at once.
     """
-    from scorecard import pipeline
+    from scorecard import review
 
     root, _ = scripted_history(dest)
     edit(root, "scorecard.yaml", "stale_after_months: 24", "stale_after_months: 24\nstale_evidence_after_months: 3")
-    outcome = pipeline.review(root, ["alpha"], every=False)
+    outcome = review.review(root, ["alpha"], every=False)
     assert outcome.stamped and not outcome.blocking
     commit(root, "review alpha", 200)
     set_rps(root, 10.0)

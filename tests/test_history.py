@@ -12,7 +12,7 @@ from datetime import datetime
 import feedparser
 import pytest
 
-from scorecard import history, pipeline
+from scorecard import charts, history, pipeline
 
 from conftest import LEDGERS, copy_ledger, run_cli
 from gitrepo import commit, git, scripted_history
@@ -277,7 +277,7 @@ def _chart(times_values, unit="s", bar=0.05):
     h = history.DimensionHistory("d")
     for t, v in times_values:
         h.points.append((Commit(f"{t:040x}", t, "s"), history.State("c", "trails", v, unit, bar, unit, "claim")))
-    return history.chart(h, h.points[-1][0])
+    return charts.chart(h, h.points[-1][0])
 
 
 def test_history_chart_labels_have_room_and_three_figures():

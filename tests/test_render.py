@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scorecard.numfmt import fmt_number, fmt_value
-from scorecard.render import (_markdown, brief, json_lines, markdown_block, markdown_inline,
-                              pointer_anchor)
+from scorecard.markup import _markdown, brief, markdown_block, markdown_inline
+from scorecard.views import json_lines, pointer_anchor
 
 
 @pytest.mark.parametrize("text", [
@@ -61,7 +61,8 @@ def test_assembled_data_json_equals_a_plain_dump(tmp_path):
     import json as j
 
     from scorecard import pipeline
-    from scorecard.render import Site, _json, ledger_data
+    from scorecard.exports import json_bytes, ledger_data
+    from scorecard.render import Site
     from scorecard.resolve import resolve_ledger
 
     from conftest import REPO
@@ -70,13 +71,13 @@ def test_assembled_data_json_equals_a_plain_dump(tmp_path):
     resolved = resolve_ledger(result.ledger, store, None)
     pages = dict(Site(resolved).iter_pages())
     assert not isinstance(pages["data.json"], bytes)  # streamed in chunks
-    assert b"".join(pages["data.json"]) == _json(ledger_data(resolved))
+    assert b"".join(pages["data.json"]) == json_bytes(ledger_data(resolved))
     assert len(j.loads(Site(resolved).render()["data.json"])["categories"]) == 3
 
 
 def test_overview_puts_ahead_to_the_right_whatever_better_is(base_ledger):
     from scorecard import pipeline
-    from scorecard.render import overview_chart
+    from scorecard.charts import overview_chart
     from scorecard.resolve import resolve_ledger
 
     beta = base_ledger / "claims/core/beta.yaml"  # lower is better: 4 ms against a bar of 5 ms is ahead
@@ -98,7 +99,7 @@ def test_overview_puts_ahead_to_the_right_whatever_better_is(base_ledger):
 
 def test_no_overview_without_a_comparison(base_ledger):
     from scorecard import pipeline
-    from scorecard.render import overview_chart
+    from scorecard.charts import overview_chart
     from scorecard.resolve import resolve_ledger
 
     alpha = base_ledger / "claims/core/alpha.yaml"

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from scorecard import pipeline, review
+from scorecard import pipeline, review, stamps
 from scorecard.model import Dimension
 
 from conftest import LEDGERS, copy_ledger, run_cli
@@ -31,19 +31,19 @@ def codes(root):
 def test_fingerprint_covers_what_the_claim_rests_on_and_nothing_else(base_ledger):
     result, store = pipeline.validate(base_ledger)
     alpha = next(d for d in result.ledger.dimensions() if d.id == "alpha")
-    covered = review.inputs(alpha.model, store.get)
+    covered = stamps.inputs(alpha.model, store.get)
     assert covered == {"status": "leads", "claim": "12 req/s", "result.unit": "req/s",
                        "evidence/run.json#/runs/0/rps": 12.0,
                        "evidence/run.json#/runs/0": {"rps": 12.0, "ok": True, "name": "fast"}}
-    fp = review.fingerprint(covered)
+    fp = stamps.fingerprint(covered)
     assert re.match(r"^fp1-[0-9a-f]{16}$", fp)
     # Runs of white space inside the claim read as one space.
     spaced = alpha.model.model_copy(update={"claim": "12   req/s "})
-    assert review.fingerprint(review.inputs(spaced, store.get)) == fp
+    assert stamps.fingerprint(stamps.inputs(spaced, store.get)) == fp
     # Any covered value changes the stamp.
     for key, value in [("status", "parity"), ("claim", "13 req/s"), ("result.unit", "rps"),
                        ("evidence/run.json#/runs/0/rps", 12.5)]:
-        assert review.fingerprint({**covered, key: value}) != fp, key
+        assert stamps.fingerprint({**covered, key: value}) != fp, key
 
 
 def test_unrelated_parts_of_the_artifact_do_not_change_the_stamp(base_ledger):
@@ -310,8 +310,8 @@ def test_a_changed_input_of_a_derived_value_makes_its_review_suspect(tmp_path):
 
 def test_the_description_of_a_change_converts_units():
     old = {"status": "parity", "result.unit": "ms", "evidence/a.json#/p50": 33.8}
-    assert review.describe(old, {**old, "result.unit": "s", "evidence/a.json#/p50": 0.0338}) == [
+    assert stamps.describe(old, {**old, "result.unit": "s", "evidence/a.json#/p50": 0.0338}) == [
         'result.unit: "ms" → "s" (convertible: 1 ms = 0.001 s)',
         "evidence/a.json#/p50: 33.8 → 0.0338 (the same quantity in the new unit)"]
-    assert review.describe(old, {**old, "result.unit": "s", "evidence/a.json#/p50": 0.04})[1] == \
+    assert stamps.describe(old, {**old, "result.unit": "s", "evidence/a.json#/p50": 0.04})[1] == \
         "evidence/a.json#/p50: 33.8 → 0.04"

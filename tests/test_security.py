@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scorecard import paths, pipeline, scaffold, serve, write
+from scorecard import paths, pipeline, review, scaffold, serve, write
 from scorecard.evidence import Artifact, parse_artifact, resolve_pointer, PointerError
-from scorecard.render import Site, carried_as
+from scorecard.render import Site
+from scorecard.views import carried_as
 from scorecard.resolve import resolve_ledger
 from scorecard.review import set_stamp
 
@@ -331,6 +332,6 @@ def test_review_on_a_full_disk_is_a_refusal_that_changes_nothing(base_ledger, mo
         raise OSError(errno.ENOSPC, "No space left on device", str(base_ledger))
 
     monkeypatch.setattr(tempfile, "mkstemp", full)
-    outcome = pipeline.review(base_ledger, ["alpha"], every=False)
+    outcome = review.review(base_ledger, ["alpha"], every=False)
     assert "No space left on device" in outcome.refusal and outcome.stamped == []
     assert (base_ledger / "claims/core/alpha.yaml").read_bytes() == before
