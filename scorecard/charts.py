@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from .markup import title_text
-from .measure import in_unit
+from .compare import in_unit
 from .model import STATUSES, value_word
 from .numfmt import fmt_number, fmt_ratio, fmt_value
 from .views import STATUS_LABELS, measured_detail, standing_text

@@ -16,9 +16,10 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from .evidence import ArtifactStore
-from .findings import Finding, finding
+from .findings import Finding, finding, kind_of
 from .load import Document, LoadedLedger
 from .model import Category, Dimension, Record, Settings
+from .statuses import display_key
 from . import rules
 
 
@@ -119,10 +120,10 @@ def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: b
             findings.append(finding("SC008", cat.meta.file, (1, 1), f"category '{cat.slug}' has no dimensions",
                                     "add a dimension file next to _category.yaml, or remove the category"))
         if meta is not None:
-            dims.sort(key=lambda d: (d.model.order is None, d.model.order or 0, d.id))
+            dims.sort(key=lambda d: display_key(d.model.order, d.id))
             categories.append(CategoryRecord(cat.slug, cat.meta, meta, dims))
     findings.extend(rules.check_artifacts(store))
-    categories.sort(key=lambda c: (c.model.order is None, c.model.order or 0, c.slug))
+    categories.sort(key=lambda c: display_key(c.model.order, c.slug))
     findings.sort(key=Finding.sort_key)
     return CheckResult(Ledger(loaded.root, settings, categories), findings, count)
 
@@ -193,7 +194,8 @@ def schema_finding(doc: Document, model: type[BaseModel], err: dict) -> Finding:
             hint = "quote the value to make it text"
         elif expected in ("number", "whole number") and isinstance(value, str):
             hint = _number_hint(loc[-1] if loc else "", value)
-        return finding("SC203", doc.file, pos, f"'{name}' must be a {expected}, not {_yaml_kind(value)}", hint)
+        shown = kind_of(value) + (f" ({value!r})" if isinstance(value, (int, float, bool)) else "")
+        return finding("SC203", doc.file, pos, f"'{name}' must be a {expected}, not {shown}", hint)
     if kind == "literal_error":
         allowed = err.get("ctx", {}).get("expected", "")
         options = [o.strip(" '") for o in allowed.replace(" or ", ", ").split(",")]
@@ -297,9 +299,3 @@ def _field_description(model: type[BaseModel], loc: tuple) -> str:
     field = cls.model_fields.get(loc[-1]) if cls else None
     return (field.description or "") if field else ""
 
-
-def _yaml_kind(value: object) -> str:
-    if value is None:
-        return "empty (null)"
-    return {bool: "a boolean", int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping"}.get(
-        type(value), "a value") + (f" ({value!r})" if isinstance(value, (int, float, bool)) else "")

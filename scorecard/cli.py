@@ -13,6 +13,8 @@ from pathlib import Path
 import click
 
 from . import DISTRIBUTION, __version__
+from .report import FORMATS
+from .statuses import MEASURED, STATUSES
 
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
@@ -27,12 +29,12 @@ def _echo(text: str = "", nl: bool = True, err: bool = False, json: bool = False
 
 def _root(option: str | None) -> Path:
     """The ledger root: --root, or the nearest folder up from here with scorecard.yaml."""
-    from .load import LedgerNotFound, find_root
+    from .load import SETTINGS_FILE, LedgerNotFound, find_root
 
     try:
         if option is not None:
             root = Path(option)
-            settings = root / "scorecard.yaml"
+            settings = root / SETTINGS_FILE
             if not (settings.exists() or settings.is_symlink()):
                 raise LedgerNotFound(f"--root {option}: no scorecard.yaml there (error SC001: not a ledger)")
             return root.resolve()
@@ -72,7 +74,7 @@ def main() -> None:
 
 @main.command()
 @root_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "sarif"]), default="text",
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True, help="How to print the findings.")
 @strict_option
 def validate(root: str | None, fmt: str, strict: bool) -> None:
@@ -200,7 +202,7 @@ def init(folder: Path, subject: str, title: str) -> None:
 @main.command()
 @root_option
 @click.argument("target", metavar="CATEGORY/ID")
-@click.option("--status", type=click.Choice(["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]),
+@click.option("--status", type=click.Choice(STATUSES),
               default="no-claim", show_default=True, help="The new dimension's status.")
 @click.option("--title", default=None, help="The dimension's title (default: from the id).")
 @click.option("--category-title", default=None, help="A new category's title (default: from its slug).")
@@ -215,7 +217,7 @@ def new(root: str | None, target: str, status: str, title: str | None, category_
         raise click.UsageError(str(exc)) from None
     for rel in written:
         _echo(f"created {rel}")
-    if status in ("leads", "parity", "trails", "simulated"):
+    if status in MEASURED:
         _echo("next: commit the evidence file the record's result names, and point result.pointer at the number")
 
 

@@ -18,7 +18,9 @@ from . import git
 from .check import CheckResult, DimensionRecord
 from .pipeline import validate
 from . import measure
+from .compare import change_words
 from .model import value_word
+from .load import SETTINGS_FILE
 from .numfmt import fmt_value
 
 
@@ -51,7 +53,7 @@ def _checkout(top: Path, prefix: str, rev: str, dest: Path) -> Path:
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(dest, filter=_regular_only)
     root = dest / prefix if prefix else dest
-    if not (root / "scorecard.yaml").is_file():
+    if not (root / SETTINGS_FILE).is_file():
         raise DiffError(f"revision '{rev}' has no ledger at {prefix or 'the repository root'}")
     return root
 
@@ -125,7 +127,7 @@ def compare(old: Side, new: Side) -> list[Change]:
             word = value_word(mb.status if vb is not None else ma.status)
             if va is not None and vb is not None:
                 how = " (from the evidence file only)" if a.doc.digest == b.doc.digest else ""
-                words = measure.change_words(va.value, va.unit, vb.value, vb.unit, mb.sota.better)
+                words = change_words(va.value, va.unit, vb.value, vb.unit, mb.sota.better)
                 lines.append(f"{word} value {words}{how}")
             elif vb is not None:
                 lines.append(f"{word} value now {fmt_value(vb.value, vb.unit)}")

@@ -9,6 +9,7 @@ from datetime import date
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .findings import kind_of
 from .paths import MAX_ARTIFACT_BYTES, PathProblem, file_kind, normalise, read_regular, resolve_inside
 
 
@@ -61,7 +62,7 @@ def resolve_pointer(data: object, pointer: str) -> object:
                 raise PointerError(f"index {token} at '{walked or '/'}' is past the end (length {len(node)})")
             node = node[int(token)]
         else:
-            raise PointerError(f"'{walked}' is a {json_kind(node)}, which has no member '{token}'")
+            raise PointerError(f"'{walked}' is {kind_of(node, json=True)}, which has no member '{token}'")
         walked += "/" + escape_token(token)
     return node
 
@@ -73,12 +74,6 @@ def _near(token: str, node: dict) -> str | None:
     match = difflib.get_close_matches(token, keys, n=1, cutoff=0.75)
     return match[0] if match else None
 
-
-def json_kind(value: object) -> str:
-    """The JSON name of a value's type."""
-    if value is None:
-        return "null"
-    return {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}.get(type(value), "value")
 
 
 def is_number(value: object) -> bool:
@@ -278,4 +273,4 @@ def parse_artifact(art: Artifact) -> Artifact:
 
 
 __all__ = ["Artifact", "ArtifactStore", "PathProblem", "PointerError", "escape_token", "is_number",
-           "json_kind", "parse_artifact", "parse_pointer", "resolve_pointer"]
+           "parse_artifact", "parse_pointer", "resolve_pointer"]

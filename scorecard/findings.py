@@ -141,3 +141,15 @@ def finding(code: str, file: str, pos: tuple[int, int], message: str, hint: str 
     """Make a finding with the rule's default severity."""
     line, col = pos
     return Finding(file, line, col, code, message, hint, RULES[code].severity)
+
+
+# A value's type in a message, with its article: as YAML calls it (a record) or as JSON does (an artifact).
+_KINDS: dict[type, tuple[str, str]] = {type(None): ("empty (null)", "null"), bool: ("a boolean", "a boolean"),
+                                       int: ("a number", "a number"), float: ("a number", "a number"),
+                                       str: ("text", "a string"), list: ("a list", "an array"),
+                                       dict: ("a mapping", "an object")}
+
+
+def kind_of(value: object, json: bool = False) -> str:
+    """What value is, for a message: 'a list', 'text', 'empty (null)'; with json, 'an array', 'a string', 'null'."""
+    return _KINDS.get(type(value), ("a value", "a value"))[json]

@@ -186,6 +186,20 @@ class BlobReader:
         self.close()
 
 
+def log_names(top: Path, specs: list[str], field: str = "%H") -> list[tuple[str, list[str]]]:
+    """Newest first, each commit that changed specs: (the format field's value, the paths it changed)."""
+    out = run(["log", f"--format=%x01{field}", "--name-only", "-z", "--", *specs], top)
+    commits: list[tuple[str, list[str]]] = []
+    for token in out.split(b"\0"):
+        token = token.strip(b"\n")
+        if token.startswith(b"\x01"):
+            head, _, token = token[1:].partition(b"\n")
+            commits.append((head.decode(), []))
+        if token and commits:
+            commits[-1][1].append(token.decode("utf-8", "replace"))
+    return commits
+
+
 def last_commit_date(root: Path, paths: list[str]) -> date | None:
     """The date of the newest commit that changed any of the ledger paths, or None (no git, no commit)."""
     try:
@@ -212,7 +226,7 @@ def last_change_dates(root: Path, folder: str) -> dict[str, tuple[date, str]]:
         top, prefix = repo_prefix(root)
         spec = prefix + folder
         tree = run(["ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", spec], top)
-        out = run(["log", "--format=%x01%ct", "--name-only", "-z", "--", spec], top)
+        log = log_names(top, [spec], "%ct")
     except GitError:
         return {}
     blobs: dict[str, str] = {}
@@ -222,16 +236,9 @@ def last_change_dates(root: Path, folder: str) -> dict[str, tuple[date, str]]:
         if len(parts) == 3 and parts[1] == b"blob":
             blobs[path.decode("utf-8", "replace")] = parts[2].decode()
     dates: dict[str, tuple[date, str]] = {}
-    when: date | None = None
-    for token in out.split(b"\0"):
-        token = token.strip(b"\n")
-        if token.startswith(b"\x01"):
-            stamp, _, rest = token[1:].partition(b"\n")
-            when = datetime.fromtimestamp(int(stamp), tz=UTC).date()
-            token = rest
-        if not token or when is None:
-            continue
-        name = token.decode("utf-8", "replace")
-        if name not in dates and name in blobs:
-            dates[name] = (when, blobs[name])  # the log is newest first: the first date seen is the last change
+    for stamp, names in log:
+        when = datetime.fromtimestamp(int(stamp), tz=UTC).date()
+        for name in names:
+            if name not in dates and name in blobs:
+                dates[name] = (when, blobs[name])  # the log is newest first: the first date seen is the last change
     return {p[len(prefix):]: d for p, d in dates.items() if p.startswith(prefix)}

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from pathlib import Path
 
-from . import git, measure
-from .evidence import Artifact, parse_artifact
+from . import compare, git, measure
+from .evidence import Artifact
 from .numfmt import fmt_value
 from .git import Commit
 from .load import SLUG_RE
 from .model import MEASURED, Dimension, value_word
+from .versions import artifact_at, record_at
 
 
 # What a dimension's state is read from: its record, and the evidence its result cites (always under evidence/).
@@ -137,33 +138,16 @@ class _Parsed:
 
     def model(self, blob: str, path: str) -> Dimension | None:
         if blob not in self.models:
-            from .load import Document, parse_bytes
-
             raw = self.reader.read(blob)
-            model = None
             if raw is None:
                 self.missing += 1
-            else:
-                doc = Document(path)
-                parse_bytes(raw, doc, [])
-                try:
-                    model = Dimension.model_validate(doc.data) if isinstance(doc.data, dict) else None
-                except ValueError:
-                    model = None
-            self.models[blob] = model
+            self.models[blob] = None if raw is None else record_at(raw, path)
         return self.models[blob]
 
     def artifact(self, blob: str, path: str) -> Artifact:
         if blob not in self.artifacts:
-            art = Artifact(path)
-            raw = self.reader.read(blob)
-            if raw is None:
-                art.error = "missing"
-            else:
-                art.raw = raw
-                parse_artifact(art)
-                art.raw = b""  # only the data is needed
-            self.artifacts[blob] = art
+            art = self.artifacts[blob] = artifact_at(self.reader.read(blob), path)
+            art.raw = b""  # only the data is needed
         return self.artifacts[blob]
 
 
@@ -213,100 +197,136 @@ def walk(root: Path) -> History:
 
 
 def _replay(commits: list[Commit], parsed: _Parsed) -> History:
-    tree: dict[str, str] = {}  # ledger path -> blob id
-    users: dict[str, set[str]] = {}  # evidence path -> dimension paths whose result reads it
-    reads: dict[str, list[str]] = {}  # dimension path -> the evidence paths its result reads
-    current: dict[str, DimensionHistory] = {}  # id -> the history of the dimension with that id now
-    gone: dict[str, DimensionHistory] = {}  # id -> history of a dimension removed (resumed if it comes back)
-    last: dict[str, State] = {}  # id -> its latest state
-    events: list[Event] = []
-    skipped = 0
+    replay = _Replay(parsed)
     for commit in commits:
+        replay.apply(commit)
+    return replay.history(commits)
+
+
+class _Replay:
+    """The ledger's commits applied one at a time: the tree, who reads what, each dimension's history."""
+
+    def __init__(self, parsed: _Parsed):
+        self.parsed = parsed
+        self.tree: dict[str, str] = {}  # ledger path -> blob id
+        self.users: dict[str, set[str]] = {}  # evidence path -> dimension paths whose result reads it
+        self.reads: dict[str, list[str]] = {}  # dimension path -> the evidence paths its result reads
+        self.current: dict[str, DimensionHistory] = {}  # id -> the history of the dimension with that id now
+        self.gone: dict[str, DimensionHistory] = {}  # id -> a removed dimension's history (resumed if it returns)
+        self.last: dict[str, State] = {}  # id -> its latest state
+        self.events: list[Event] = []
+        self.skipped = 0  # record versions that did not validate
+        self.commit: Commit | None = None
+        self.per_dim: dict[str, Event] = {}  # this commit's event of each dimension
+
+    def apply(self, commit: Commit) -> None:
+        """Replay one commit: renames first (so a renamed dimension keeps its history), then every
+        dimension whose record or evidence it changed."""
+        self.commit, self.per_dim = commit, {}
+        touched, renames = self._update_tree(commit)
+        affected = {p for p in touched if _dimension_path(p)}
+        for p in touched:
+            affected |= self.users.get(p, set())
+        for new_path, old_path in sorted(renames.items()):
+            self._rename(old_path, new_path)
+        for path in sorted(affected):
+            self._revisit(path)
+        for dim_id, ev in sorted(self.per_dim.items()):
+            hist = self.current.get(dim_id) or self.gone.get(dim_id)
+            if hist is not None:
+                hist.events.append(ev)
+            self.events.append(ev)
+
+    def _update_tree(self, commit: Commit) -> tuple[set[str], dict[str, str]]:
+        """The paths the commit touched, and its renames of dimension files (new path -> old)."""
         touched: set[str] = set()
-        renames: dict[str, str] = {}  # new dimension path -> old one, for renames this commit
+        renames: dict[str, str] = {}
         for ch in commit.changes:
             if ch.old_path is not None and ch.status == "R":
-                tree.pop(ch.old_path, None)
+                self.tree.pop(ch.old_path, None)
                 touched.add(ch.old_path)
                 if _dimension_path(ch.old_path) and _dimension_path(ch.path):
                     renames[ch.path] = ch.old_path
             if ch.status == "D":
-                tree.pop(ch.path, None)
+                self.tree.pop(ch.path, None)
             else:
-                tree[ch.path] = ch.blob
+                self.tree[ch.path] = ch.blob
             touched.add(ch.path)
-        affected = {p for p in touched if _dimension_path(p)}
-        for p in touched:
-            affected |= users.get(p, set())
-        per_dim: dict[str, Event] = {}
+        return touched, renames
 
-        def note(dim_id: str, category: str, kind: str, text: str) -> None:
-            ev = per_dim.get(dim_id)
-            if ev is None:
-                ev = per_dim[dim_id] = Event(commit, dim_id, category, [], [])
-            ev.kinds.append(kind)
-            ev.parts.append(text)
+    def _note(self, dim_id: str, category: str, kind: str, text: str) -> None:
+        ev = self.per_dim.get(dim_id)
+        if ev is None:
+            assert self.commit is not None
+            ev = self.per_dim[dim_id] = Event(self.commit, dim_id, category, [], [])
+        ev.kinds.append(kind)
+        ev.parts.append(text)
 
-        # Renames first, so the state computed below continues the old dimension's history.
-        for new_path, old_path in sorted(renames.items()):
-            (old_cat, old_id), (new_cat, new_id) = _dimension_path(old_path), _dimension_path(new_path)
-            if old_id in current and old_id != new_id and new_id not in current:
-                hist = current.pop(old_id)
-                hist.renamed_from.append(old_id)
-                hist.id = new_id
-                current[new_id] = hist
-                if old_id in last:
-                    last[new_id] = last.pop(old_id)
-                note(new_id, new_cat, "renamed", f"renamed from {old_id} to {new_id}")
-        for path in sorted(affected):
-            where = _dimension_path(path)
-            category, dim_id = where
-            for old_read in reads.pop(path, []):
-                users.get(old_read, set()).discard(path)
-            if path not in tree:
-                if dim_id in current and not any(_dimension_path(p)[1] == dim_id for p in tree if _dimension_path(p)):
-                    hist = current.pop(dim_id)
-                    hist.removed = True
-                    gone[dim_id] = hist
-                    last.pop(dim_id, None)
-                    note(dim_id, category, "removed", "removed from the ledger")
-                continue
-            model = parsed.model(tree[path], path)
-            if model is None:
-                skipped += 1
-                continue
-            if model.result is not None:
-                reads[path] = [rel for _, rel in measure.evidence_files(model.result)]
-                for rel in reads[path]:
-                    users.setdefault(rel, set()).add(path)
-            state = _state(category, model, tree, parsed)
-            before = last.get(dim_id)
-            if state == before:
-                continue
-            hist = current.get(dim_id)
-            if hist is None:
-                hist = gone.pop(dim_id, None) or DimensionHistory(dim_id)
-                hist.removed = False
-                current[dim_id] = hist
-                note(dim_id, category, "added", _added_text(state, again=bool(hist.points)))
-            else:
-                for kind, text in _differences(before, state):
-                    note(dim_id, category, kind, text)
-            hist.points.append((commit, state))
-            last[dim_id] = state
-        for dim_id, ev in sorted(per_dim.items()):
-            hist = current.get(dim_id) or gone.get(dim_id)
-            if hist is not None:
-                hist.events.append(ev)
-            events.append(ev)
-    dimensions = {**gone, **current}
-    for hist in dimensions.values():
-        for ev in hist.events:
-            ev.target = hist.id
-    position = {c.sha: i for i, c in enumerate(commits)}
-    events.sort(key=lambda e: (-e.commit.time, -position[e.commit.sha], e.dim))
-    notes = [f"{skipped} record versions did not validate and were skipped."] if skipped else []
-    return History(commits, dict(sorted(dimensions.items())), events, notes)
+    def _rename(self, old_path: str, new_path: str) -> None:
+        old_id = _dimension_path(old_path)[1]
+        new_cat, new_id = _dimension_path(new_path)
+        if old_id in self.current and old_id != new_id and new_id not in self.current:
+            hist = self.current.pop(old_id)
+            hist.renamed_from.append(old_id)
+            hist.id = new_id
+            self.current[new_id] = hist
+            if old_id in self.last:
+                self.last[new_id] = self.last.pop(old_id)
+            self._note(new_id, new_cat, "renamed", f"renamed from {old_id} to {new_id}")
+
+    def _revisit(self, path: str) -> None:
+        """Recompute the state of the dimension at path (its record or its evidence changed)."""
+        category, dim_id = _dimension_path(path)
+        for old_read in self.reads.pop(path, []):
+            self.users.get(old_read, set()).discard(path)
+        if path not in self.tree:
+            self._maybe_removed(category, dim_id)
+            return
+        model = self.parsed.model(self.tree[path], path)
+        if model is None:
+            self.skipped += 1
+            return
+        if model.result is not None:
+            self.reads[path] = [rel for _, rel in measure.evidence_files(model.result)]
+            for rel in self.reads[path]:
+                self.users.setdefault(rel, set()).add(path)
+        state = _state(category, model, self.tree, self.parsed)
+        before = self.last.get(dim_id)
+        if state == before:
+            return
+        hist = self.current.get(dim_id)
+        if hist is None or before is None:
+            hist = hist or self.gone.pop(dim_id, None) or DimensionHistory(dim_id)
+            hist.removed = False
+            self.current[dim_id] = hist
+            self._note(dim_id, category, "added", _added_text(state, again=bool(hist.points)))
+        else:
+            for kind, text in _differences(before, state):
+                self._note(dim_id, category, kind, text)
+        assert self.commit is not None
+        hist.points.append((self.commit, state))
+        self.last[dim_id] = state
+
+    def _maybe_removed(self, category: str, dim_id: str) -> None:
+        """A dimension file left the tree: the dimension is removed unless another file still has its id."""
+        if dim_id in self.current and not any(where[1] == dim_id for where in map(_dimension_path, self.tree)
+                                              if where):
+            hist = self.current.pop(dim_id)
+            hist.removed = True
+            self.gone[dim_id] = hist
+            self.last.pop(dim_id, None)
+            self._note(dim_id, category, "removed", "removed from the ledger")
+
+    def history(self, commits: list[Commit]) -> History:
+        """The whole history: dimensions by id, events newest first."""
+        dimensions = {**self.gone, **self.current}
+        for hist in dimensions.values():
+            for ev in hist.events:
+                ev.target = hist.id
+        position = {c.sha: i for i, c in enumerate(commits)}
+        self.events.sort(key=lambda e: (-e.commit.time, -position[e.commit.sha], e.dim))
+        notes = [f"{self.skipped} record versions did not validate and were skipped."] if self.skipped else []
+        return History(commits, dict(sorted(dimensions.items())), self.events, notes)
 
 
 def _fmt(value: float | None, unit: str | None) -> str:
@@ -329,7 +349,7 @@ def _differences(old: State, new: State) -> list[tuple[str, str]]:
         out.append(("status", f"status {old.status} → {new.status}"))
     if old.value != new.value or (old.unit != new.unit and new.value is not None):
         if old.value is not None and new.value is not None:
-            out.append(("value", "value " + measure.change_words(old.value, old.unit, new.value, new.unit, new.better)))
+            out.append(("value", "value " + compare.change_words(old.value, old.unit, new.value, new.unit, new.better)))
         elif new.value is not None:
             out.append(("value", f"{value_word(new.status)} at {_fmt(new.value, new.unit)}"))
         else:

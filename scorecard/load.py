@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 from yaml.cyaml import CParser
 
-from .findings import Finding, finding
+from .findings import Finding, finding, kind_of
 from .paths import PathProblem, inside_root, read_regular
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -330,13 +330,10 @@ def parse_bytes(raw: bytes, doc: Document, findings: list[Finding]) -> None:
         findings.append(finding("SC106", doc.file, (1, 1), "the file holds no value", "fill in the record"))
     elif doc.data is not None and not isinstance(doc.data, dict):
         findings.append(finding("SC105", doc.file, doc.pos(()),
-                                f"the top-level value is a {_kind(doc.data)}, not a mapping",
+                                f"the top-level value is {kind_of(doc.data)}, not a mapping",
                                 "write the record as `key: value` lines"))
         doc.data = None
 
-
-def _kind(value: object) -> str:
-    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(type(value), "value")
 
 
 def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:

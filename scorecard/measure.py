@@ -13,8 +13,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .findings import kind_of
 from . import stats, units
-from .evidence import Artifact, PointerError, is_number, json_kind, resolve_pointer
+from .evidence import Artifact, PointerError, is_number, resolve_pointer
 from .paths import PathProblem
 
 Loc = tuple  # a position inside the record, e.g. ("result", "inputs", "ours", "path")
@@ -189,14 +190,14 @@ def _numbers(art: Artifact, kind: str, selector: str, loc: Loc) -> tuple[list[fl
                           "point at an array with at least one number, or at the number itself")
         bad = next((i for i, v in enumerate(runs) if not is_number(v)), None)
         if bad is not None:
-            raise _refuse("SC308", loc, f"{kind} '{selector}' in {rel} names an array whose item {bad} is a "
-                          f"{json_kind(runs[bad])}, not a finite number",
+            raise _refuse("SC308", loc, f"{kind} '{selector}' in {rel} names an array whose item {bad} is "
+                          f"{kind_of(runs[bad], json=True)}, not a finite number",
                           "an array of runs must hold only numbers (one per run)")
         return [float(v) for v in runs], True
     bad = next((i for i, v in enumerate(found) if not is_number(v)), None)
     if bad is not None:
-        what = json_kind(found[bad])
-        many = f"selects {len(found)} values; value {bad} is a {what}" if len(found) > 1 else f"names a {what}"
+        what = kind_of(found[bad], json=True)
+        many = f"selects {len(found)} values; value {bad} is {what}" if len(found) > 1 else f"names {what}"
         raise _refuse("SC308", loc, f"{kind} '{selector}' in {rel} {many}, not a finite number",
                       "select the number itself (a boolean, string, null or object is not a measurement)")
     return [float(v) for v in found], len(found) > 1
@@ -398,148 +399,4 @@ def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
 
 # --- against the bar -------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    """The measurement against the SOTA value, in the bar's unit."""
 
-    value: float  # the claimed value in the bar's unit
-    bar: float
-    unit: str  # the bar's unit
-    better: str
-    tolerance: float
-    margin: float  # relative lead (negative: behind), direction-aware
-    low: float | None = None  # the interval in the bar's unit
-    high: float | None = None
-    worst: float | None = None  # the interval's margins: its end nearest to behind, and nearest to ahead
-    best: float | None = None
-
-    @property
-    def ratio(self) -> float | None:
-        """result / bar, in one unit."""
-        return self.value / self.bar if self.bar else None
-
-    @property
-    def standing(self) -> str:
-        """ahead or behind (the whole interval, where there is one, on that side and the margin beyond the
-        tolerance), else level."""
-        if self.margin > self.tolerance and (self.worst is None or self.worst > 0):
-            return "ahead"
-        if self.margin < -self.tolerance and (self.best is None or self.best < 0):
-            return "behind"
-        return "level"
-
-
-def margin(value: float, bar: float, better: str) -> float:
-    """How far value is ahead of bar, relative to the bar (negative: behind)."""
-    diff = (value - bar) / abs(bar) if bar else value - bar
-    return diff if better == "higher" else -diff
-
-
-def not_compared(m: Measurement, sota) -> str | None:
-    """Why m cannot be compared with the bar, in words; None when it can."""
-    if sota.value is None:
-        return "the SOTA bar has no number"
-    mine, theirs = units.parse(m.unit), units.parse(sota.unit)
-    if mine.comparable(theirs):
-        return None
-    unknown = [u.text for u in (mine, theirs) if not u.known]
-    if unknown:
-        return (f"the unit '{unknown[0]}' is not one scorecard knows, and the bar's unit is spelled "
-                f"'{sota.unit}' while the result's is '{m.unit}'")
-    return f"the result's unit {m.unit} cannot be converted to the bar's unit {sota.unit}"
-
-
-def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
-    """m against the bar, after converting units; None when they cannot be compared (see not_compared)."""
-    if not_compared(m, sota) is not None:
-        return None
-    mine, theirs = units.parse(m.unit), units.parse(sota.unit)
-    value = mine.to(m.value, theirs)
-    c_margin = margin(value, sota.value, sota.better)
-    if m.low is None or m.high is None:
-        return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin)
-    low, high = mine.to(m.low, theirs), mine.to(m.high, theirs)
-    ends = sorted((margin(low, sota.value, sota.better), margin(high, sota.value, sota.better)))
-    return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, low, high, ends[0], ends[1])
-
-
-def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
-    """Whether status agrees with the comparison: None, or the honesty problem (SC501-SC506)."""
-    shown = _shown(m, c)
-    loc = ("status",)
-    tol = c.tolerance
-    if status == "leads":
-        if c.margin <= 0:
-            return Problem("SC501", loc, f"status is leads, but the result is {shown}",
-                           "set the status the numbers support (parity or trails)")
-        if c.worst is not None and c.worst <= 0:
-            return Problem("SC505", loc, f"status is leads, but the {_interval_words(m)} reaches the bar: {shown}",
-                           "a lead needs the whole interval better than the bar: measure more runs, or claim parity")
-        if c.margin <= tol:
-            return Problem("SC504", loc, f"status is leads by {c.margin:.1%}, within the parity tolerance of "
-                           f"{tol:.0%}: {shown}", "consider status parity; a lead inside the tolerance is noise")
-    elif status == "trails":
-        if c.margin >= 0:
-            return Problem("SC502", loc, f"status is trails, but the result is {shown}",
-                           "set the status the numbers support (parity or leads)")
-        if c.best is not None and c.best >= 0:
-            return Problem("SC506", loc, f"status is trails, but the {_interval_words(m)} reaches the bar: {shown}",
-                           "a trail needs the whole interval worse than the bar: measure more runs, or claim parity")
-    elif status == "parity" and c.standing != "level":
-        side = "ahead" if c.margin > 0 else "behind"
-        whole = f"; the whole {_interval_words(m)} is {side}" if c.low is not None else ""
-        return Problem("SC503", loc, f"status is parity, but the result is {abs(c.margin):.1%} {side} (tolerance "
-                       f"{tol:.0%}){whole}: {shown}",
-                       f"set status {'leads' if c.margin > 0 else 'trails'}, "
-                       "or widen parity_tolerance in scorecard.yaml")
-    return None
-
-
-def change_words(old: float, old_unit: str | None, new: float, new_unit: str | None, better: str | None) -> str:
-    """A value's change as a reviewer reads it: '33 ms → 35.5 ms, +7.6 %, worse' (units converted first)."""
-    from .numfmt import fmt_value
-
-    text = f"{fmt_value(old, old_unit)} → {fmt_value(new, new_unit)}"
-    if old_unit and new_unit and units.parse(old_unit).comparable(units.parse(new_unit)):
-        base = units.parse(old_unit).to(old, units.parse(new_unit))
-    elif old_unit == new_unit:
-        base = old
-    else:
-        return text + " (units not comparable)"
-    if base:
-        text += f", {(new - base) / abs(base) * 100:+.1f} %"
-    if better in ("higher", "lower") and new != base:
-        text += ", better" if (new > base) == (better == "higher") else ", worse"
-    return text
-
-
-def in_unit(value: float, unit: str | None, target: str | None) -> float | None:
-    """value re-expressed in target, or None when the units cannot be converted."""
-    if unit == target:
-        return value
-    if not unit or not target:
-        return None
-    mine, theirs = units.parse(unit), units.parse(target)
-    return mine.to(value, theirs) if mine.comparable(theirs) else None
-
-
-def _g(x: float) -> str:
-    return f"{x:.6g}"
-
-
-def _interval_words(m: Measurement) -> str:
-    if m.interval_from == "artifact":
-        return "interval the artifact reports"
-    cov = m.coverage or stats.LEVEL
-    return f"{cov:.0%} confidence interval of the {m.summary.stat if m.summary else 'value'}"
-
-
-def _shown(m: Measurement, c: Comparison) -> str:
-    """The numbers behind a verdict: value (converted), interval and n, the bar and the direction."""
-    converted = f" (= {_g(m.value)} {m.unit})" if m.unit.strip() != c.unit.strip() else ""
-    text = f"{_g(c.value)} {c.unit}{converted}"
-    if m.summary is not None:
-        text = f"the {m.summary.stat} {text} of n = {m.summary.n} runs"
-    if c.low is not None:
-        text += f", interval {_g(c.low)}–{_g(c.high)} {c.unit}"
-    return f"{text} against the bar {_g(c.bar)} {c.unit} ({c.better} is better)"

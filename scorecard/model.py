@@ -9,20 +9,14 @@ from __future__ import annotations
 import calendar
 import math
 import re
+from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
 from pydantic_core import PydanticCustomError
 
-STATUSES = ("leads", "parity", "trails", "simulated", "no-claim", "out-of-scope")
-MEASURED = frozenset({"leads", "parity", "trails", "simulated"})
-HONEST = frozenset({"leads", "parity", "trails"})  # measured statuses the numbers must agree with
+from .statuses import GLYPHS, HONEST, MEASURED, STATUSES, value_word  # noqa: F401 (the model's vocabulary)
 
-
-def value_word(status: str) -> str:
-    """How a status's number is spoken of: a simulated value is never called measured."""
-    return "simulated" if status == "simulated" else "measured"
-GLYPHS = {"leads": "●", "parity": "◐", "trails": "◑", "simulated": "◌", "no-claim": "○", "out-of-scope": "–"}
 Status = Literal["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]
 
 DATE_RE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
@@ -58,6 +52,21 @@ def parse_date(value: str) -> tuple[int, int | None, int | None] | None:
     if day is not None and not 1 <= day <= calendar.monthrange(year, month)[1]:
         return None
     return year, month or None, day or None
+
+
+def full_date(value: object) -> date | None:
+    """The day a YYYY-MM-DD string names (an artifact's meta.date), or None for anything else."""
+    parsed = parse_date(value) if isinstance(value, str) and len(value) == 10 else None
+    return date(parsed[0], parsed[1] or 1, parsed[2]) if parsed and parsed[2] else None
+
+
+def first_day(text: str) -> date:
+    """The first day of the period a date the schema accepted names: 2024 is 2024-01-01."""
+    parsed = parse_date(text)
+    if parsed is None:
+        raise ValueError(f"not a date: {text!r}")  # the schema refuses it before any rule runs
+    year, month, day = parsed
+    return date(year, month or 1, day or 1)
 
 
 def _date(value: str) -> str:
@@ -107,7 +116,6 @@ def _stamp(value: str) -> str:
 
 
 Stamp = Annotated[str, AfterValidator(_stamp), Field(json_schema_extra={"pattern": STAMP_RE.pattern})]
-Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
 
 
 class Record(BaseModel):

@@ -13,10 +13,10 @@ from pathlib import Path
 from .check import CategoryRecord, DimensionRecord, Ledger
 from . import measure
 from .evidence import ArtifactStore, resolve_pointer
-from .measure import Comparison, Measurement, Source
-from .model import GLYPHS, MEASURED, STATUSES, Settings, parse_date
+from .compare import Comparison, compare, evidence_date, months_between, not_compared, source_age
+from .measure import Measurement, Source
+from .model import GLYPHS, MEASURED, STATUSES, Settings, first_day, full_date
 from .paths import is_url, normalise
-from .rules import evidence_date, months_between
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,13 +193,13 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
         dated = [d for d in (evidence_date(store.get(src.evidence), store) for src in m.sources) if d[0] is not None]
         measured = Measured(m, simulated=dim.status == "simulated",
                             sample=any(bool(src.meta.get("sample")) for src in m.sources))
-        comparison = measure.compare(m, dim.sota, ledger.settings.parity_tolerance)
-        why_not = measure.not_compared(m, dim.sota) or ""
+        comparison = compare(m, dim.sota, ledger.settings.parity_tolerance)
+        why_not = not_compared(m, dim.sota) or ""
         if dated:
             measured_on, measured_from = min(dated, key=lambda d: d[0])  # the oldest input decides
             evidence_age = max(months_between((measured_on.year, measured_on.month), as_of), 0)
     traces = [_trace_view(entry, rec.id, ledger.root, store, citations, files) for entry in dim.trace]
-    age = months_between(dim.sota.as_of(), as_of)
+    age = source_age(dim.sota, as_of)
     stale_after = ledger.settings.stale_after_months
     evidence_after = ledger.settings.stale_evidence_after_months
     review = rec.review if dim.reviewed is not None else ("never" if measured is not None else None)
@@ -241,11 +241,9 @@ def _latest_date(ledger: Ledger, store: ArtifactStore) -> date:
     for d in ledger.dimensions():
         for text in (d.model.sota.date, d.model.sota.checked):
             if text:
-                y, m, day = parse_date(text)
-                latest = max(latest, date(y, m or 1, day or 1))
+                latest = max(latest, first_day(text))
     for art in store.loaded().values():
-        text = art.meta.get("date") if isinstance(art.meta, dict) else None
-        parsed = parse_date(text) if isinstance(text, str) else None
-        if parsed and parsed[2]:
-            latest = max(latest, date(*parsed))
+        measured = full_date(art.meta.get("date")) if isinstance(art.meta, dict) else None
+        if measured is not None:
+            latest = max(latest, measured)
     return latest

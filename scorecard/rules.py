@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
-from . import measure, units
-from .evidence import ArtifactStore, PointerError, json_kind, resolve_pointer
-from .findings import Finding, finding
+from . import compare, measure, units
+from .compare import evidence_date, months_between, source_age
+from .evidence import ArtifactStore, PointerError, resolve_pointer
+from .findings import Finding, finding, kind_of
 from .measure import Measurement
-from .model import HONEST, MEASURED, DATE_RE, URL_RE, Settings, parse_date
+from .model import HONEST, MEASURED, URL_RE, Settings, first_day, full_date
 from .paths import PathProblem, is_url
 
 if TYPE_CHECKING:
@@ -74,19 +75,6 @@ def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore
                             f"check the claim still holds, then run `scorecard review {rec.id}` to record that"))
 
 
-def evidence_date(art, store: ArtifactStore) -> tuple[date | None, str]:
-    """When an artifact was measured, and how that is known: ('meta.date' or 'git'), or (None, '').
-
-    git is asked only for an artifact without a usable meta.date (once per run, for all of evidence/).
-    """
-    text = art.meta.get("date") if isinstance(art.meta, dict) else None
-    parsed = parse_date(text) if isinstance(text, str) and len(text) == 10 else None
-    if parsed and parsed[2]:
-        return date(*parsed), "meta.date"
-    committed = store.git_date(art.rel)
-    return (committed, "git") if committed is not None else (None, "")
-
-
 def _check_evidence_age(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
                         findings: list[Finding]) -> None:
     dated: list[tuple[date, str, tuple, str]] = []
@@ -128,22 +116,17 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, tolerance: float, findi
     sota = dim.sota
     if sota.value is None or dim.status not in HONEST:
         return
-    c = measure.compare(m, sota, tolerance)
+    c = compare.compare(m, sota, tolerance)
     if c is None:
-        why = measure.not_compared(m, sota)
+        why = compare.not_compared(m, sota)
         findings.append(finding("SC507", doc.file, doc.pos(("result", "unit")),
                                 f"status '{dim.status}' cannot be checked against the bar: {why}",
                                 f"give the result in a unit that converts to the bar's ({sota.unit}), e.g. ms and s, "
                                 "kB and KiB, tok/s; or set status simulated or no-claim"))
         return
-    problem = measure.judge(dim.status, m, c)
+    problem = compare.judge(dim.status, m, c)
     if problem is not None:
         findings.append(finding(problem.code, doc.file, doc.pos(problem.loc), problem.message, problem.hint))
-
-
-def months_between(then: tuple[int, int], now: date) -> int:
-    """Whole months from (year, month) to now."""
-    return (now.year - then[0]) * 12 + (now.month - then[1])
 
 
 def _check_source_date(rec: DimensionRecord, settings: Settings, today: date, findings: list[Finding]) -> None:
@@ -151,21 +134,20 @@ def _check_source_date(rec: DimensionRecord, settings: Settings, today: date, fi
     for field, text in (("date", sota.date), ("checked", sota.checked)):
         if text is None:
             continue
-        year, month, day = _parts(text)
-        if date(year, month or 1, day or 1) > today:
+        if first_day(text) > today:
             findings.append(finding("SC602", doc.file, doc.pos(("sota", field)),
                                     f"sota.{field} {text} is in the future (today is {today.isoformat()})",
                                     "use the date the source was published" if field == "date" else
                                     "use the date you checked that the bar still stands"))
             return
-    if sota.checked is not None and _period(sota.checked) < _period(sota.date):
+    if sota.checked is not None and first_day(sota.checked).replace(day=1) < first_day(sota.date).replace(day=1):
         findings.append(finding("SC204", doc.file, doc.pos(("sota", "checked")),
                                 f"sota.checked {sota.checked} is before the source's date {sota.date}",
                                 "checked is when a person last confirmed the bar: on or after sota.date"))
         return
     if settings.stale_after_months is not None:
         # Measured from the end of the period named, so `2024` counts from December 2024.
-        age = months_between(sota.as_of(), today)
+        age = source_age(sota, today)
         if age > settings.stale_after_months:
             what = (f"the SOTA bar was last checked {age} months ago (sota.checked {sota.checked})" if sota.checked
                     else f"the SOTA source is {age} months old")
@@ -203,19 +185,6 @@ def check_category_placeholders(meta_doc, summary: str | None) -> list[Finding]:
         return [finding("SC604", meta_doc.file, meta_doc.pos(("summary",)),
                         f"summary is still the example text '{ph.CATEGORY_SUMMARY}'", ph.HINT)]
     return []
-
-
-def _parts(text: str) -> tuple[int, int | None, int | None]:
-    """(year, month, day) of a date the schema has already accepted."""
-    parsed = parse_date(text)
-    if parsed is None:
-        raise ValueError(f"not a date: {text!r}")  # the schema refuses it before any rule runs
-    return parsed
-
-
-def _period(text: str) -> tuple[int, int]:
-    year, month, _ = _parts(text)
-    return year, month or 1
 
 
 def _check_trace(rec: DimensionRecord, target: str, pos: tuple[int, int], store: ArtifactStore,
@@ -274,10 +243,9 @@ def check_artifacts(store: ArtifactStore) -> list[Finding]:
             out.append(finding("SC604", rel, (1, 1), "the artifact is still the example scorecard init wrote",
                                "replace it with your own measurement (and its meta: commit, date, machine, command)"))
         if not isinstance(meta, dict):
-            out.append(finding("SC309", rel, (1, 1), f"'meta' is a {json_kind(meta)}, not an object",
+            out.append(finding("SC309", rel, (1, 1), f"'meta' is {kind_of(meta, json=True)}, not an object",
                                "make meta an object such as {\"commit\": ..., \"date\": \"YYYY-MM-DD\"}"))
-        elif "date" in meta and not (isinstance(meta["date"], str) and DATE_RE.fullmatch(meta["date"])
-                                     and len(meta["date"]) == 10 and parse_date(meta["date"])):
+        elif "date" in meta and full_date(meta["date"]) is None:
             out.append(finding("SC309", rel, (1, 1), f"meta.date {meta['date']!r} is not a YYYY-MM-DD date",
                                "write the date the artifact was measured as YYYY-MM-DD"))
     return out

@@ -343,6 +343,7 @@ def refresh_dimensions(state: BuildState, docs: list) -> tuple[list, dict[str, b
     from .load import read_document
     from .render import Site
     from .resolve import count_statuses, resolve_dimension
+    from .statuses import display_key
 
     ledger, store, resolved = state.ledger, state.store, state.resolved
     by_file = {d.record.file: (ci, di) for ci, c in enumerate(resolved.categories) for di, d in enumerate(c.dimensions)}
@@ -372,7 +373,7 @@ def refresh_dimensions(state: BuildState, docs: list) -> tuple[list, dict[str, b
     pages = {}
     for ci in sorted(touched):
         cat = resolved.categories[ci]
-        cat.dimensions.sort(key=lambda d: (d.record.model.order is None, d.record.model.order or 0, d.id))
+        cat.dimensions.sort(key=lambda d: display_key(d.record.model.order, d.id))
         cat.counts = count_statuses(cat.dimensions)
         pages[f"{cat.slug}/index.html"] = site.page("category.html", "../", f"{cat.slug}/index.html", category=cat)
     return findings, pages

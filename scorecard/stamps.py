@@ -16,8 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import measure
-from .evidence import Artifact, PointerError, parse_artifact
+from . import compare, measure
+from .evidence import Artifact, PointerError
 from .model import MEASURED, Dimension
 from .paths import PathProblem, is_url, normalise
 
@@ -131,7 +131,7 @@ def describe(old: dict[str, object], new: dict[str, object]) -> list[str]:
     factor = None
     old_unit, new_unit = old.get("result.unit"), new.get("result.unit")
     if isinstance(old_unit, str) and isinstance(new_unit, str) and old_unit != new_unit:
-        factor = measure.in_unit(1.0, old_unit, new_unit)
+        factor = compare.in_unit(1.0, old_unit, new_unit)
     for key in keys:
         if key == "result.unit" and factor is not None:
             out.append(f"result.unit: {show(old_unit)} → {show(new_unit)} (convertible: 1 {old_unit} = "
@@ -169,19 +169,14 @@ def reviewed_versions(root: Path, stamps: dict[str, str]) -> dict[str, dict[str,
         return {}
     try:
         top, prefix = git.repo_prefix(root)
-        log = git.run(["log", "--format=%x01%H", "--name-only", "-z", "--", prefix + "claims"], top)
+        log = git.log_names(top, [prefix + "claims"])
     except git.GitError:
         return {}
     commits: dict[str, list[str]] = {}  # record file -> commits that changed it, newest first
-    sha = ""
-    for token in log.split(b"\0"):
-        token = token.strip(b"\n")
-        if token.startswith(b"\x01"):
-            sha, _, token = token[1:].partition(b"\n")
-            sha = sha.decode()
-        name = token.decode("utf-8", "replace")
-        if name.startswith(prefix) and name[len(prefix):] in stamps:
-            commits.setdefault(name[len(prefix):], []).append(sha)
+    for sha, names in log:
+        for name in names:
+            if name.startswith(prefix) and name[len(prefix):] in stamps:
+                commits.setdefault(name[len(prefix):], []).append(sha)
     found: dict[str, dict[str, object]] = {}
     with git.BlobReader(top) as reader:
         for file, stamp in stamps.items():
@@ -195,30 +190,19 @@ def reviewed_versions(root: Path, stamps: dict[str, str]) -> dict[str, dict[str,
 
 def _covered_at(read: Callable[[str], bytes | None], file: str, stamp: str) -> dict[str, object] | None:
     """The covered values of one committed version of a record (read gives its files), if its stamp holds."""
-    from .load import Document, parse_bytes
+    from .versions import artifact_at, record_at
 
     raw = read(file)
     if raw is None or stamp.encode() not in raw:
         return None
-    doc = Document(file)
-    parse_bytes(raw, doc, [])
-    try:
-        model = Dimension.model_validate(doc.data)
-    except ValueError:
-        return None
-    if model.reviewed != stamp:
+    model = record_at(raw, file)
+    if model is None or model.reviewed != stamp:
         return None
     cache: dict[str, Artifact] = {}
 
     def get(rel: str) -> Artifact:
         if rel not in cache:
-            art = cache[rel] = Artifact(rel)
-            content = read(rel)
-            if content is None:
-                art.error = "missing"
-            else:
-                art.raw = content
-                parse_artifact(art)
+            cache[rel] = artifact_at(read(rel), rel)
         return cache[rel]
 
     covered = inputs(model, get)

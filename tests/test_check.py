@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from scorecard import pipeline
-from scorecard.measure import margin
+from scorecard.compare import margin
 
 
 def write(root: Path, rel: str, text: str) -> None:

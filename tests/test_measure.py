@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorecard import expr, measure, pipeline, stats, units
+from scorecard import compare, expr, pipeline, stats, units
 from scorecard.measure import Measurement
 
 from conftest import REPO
@@ -113,25 +113,25 @@ def sota(value: float, unit: str, better: str):
 
 def test_a_value_exactly_at_the_bar():
     at = Measurement(33.0, "ms", ())
-    c = measure.compare(at, sota(0.033, "s", "lower"), 0.05)
+    c = compare.compare(at, sota(0.033, "s", "lower"), 0.05)
     assert c.margin == pytest.approx(0) and c.standing == "level"
-    assert measure.judge("leads", at, c).code == "SC501"
-    assert measure.judge("trails", at, c).code == "SC502"
-    assert measure.judge("parity", at, c) is None
+    assert compare.judge("leads", at, c).code == "SC501"
+    assert compare.judge("trails", at, c).code == "SC502"
+    assert compare.judge("parity", at, c) is None
 
 
 def test_an_interval_ending_exactly_at_the_bar_does_not_support_a_lead():
     m = Measurement(30.0, "ms", (), low=28.0, high=33.0, interval_from="artifact")
-    c = measure.compare(m, sota(33, "ms", "lower"), 0.05)
-    assert measure.judge("leads", m, c).code == "SC505"
+    c = compare.compare(m, sota(33, "ms", "lower"), 0.05)
+    assert compare.judge("leads", m, c).code == "SC505"
     m2 = Measurement(30.0, "ms", (), low=28.0, high=32.99, interval_from="artifact")
-    assert measure.judge("leads", m2, measure.compare(m2, sota(33, "ms", "lower"), 0.05)) is None
+    assert compare.judge("leads", m2, compare.compare(m2, sota(33, "ms", "lower"), 0.05)) is None
 
 
 def test_parity_holds_while_the_interval_contains_the_bar():
     m = Measurement(18.0, "ms", (), low=9.0, high=26.0, interval_from="artifact")
-    c = measure.compare(m, sota(24, "ms", "lower"), 0.05)  # 25% ahead on the statistic, but noisy
-    assert c.standing == "level" and measure.judge("parity", m, c) is None
+    c = compare.compare(m, sota(24, "ms", "lower"), 0.05)  # 25% ahead on the statistic, but noisy
+    assert c.standing == "level" and compare.judge("parity", m, c) is None
 
 
 SCALES = [("s", "ms", 1000.0), ("ms", "s", 0.001), ("KiB", "B", 1024.0), ("MB", "kB", 1000.0), ("x", "%", 100.0)]
@@ -146,19 +146,19 @@ def test_converting_units_never_changes_a_status(value, bar, better, scale, spre
     plain = Measurement(value, unit, (), low=value * (1 - spread), high=value * (1 + spread), interval_from="ci")
     scaled = Measurement(value * factor, other, (), low=plain.low * factor, high=plain.high * factor,
                          interval_from="ci")
-    a, b = measure.compare(plain, bar_, 0.05), measure.compare(scaled, bar_, 0.05)
+    a, b = compare.compare(plain, bar_, 0.05), compare.compare(scaled, bar_, 0.05)
     if min(abs(a.margin - 0.05), abs(a.margin + 0.05), abs(a.margin), abs(a.worst), abs(a.best)) < 1e-9:
         return  # a float exactly on a boundary may round either way
     assert a.standing == b.standing
     for status in ("leads", "parity", "trails"):
-        pa, pb = measure.judge(status, plain, a), measure.judge(status, scaled, b)
+        pa, pb = compare.judge(status, plain, a), compare.judge(status, scaled, b)
         assert (pa and pa.code) == (pb and pb.code)
 
 
 def test_change_words_convert_and_say_better_or_worse():
-    assert measure.change_words(33, "ms", 0.0355, "s", "lower") == "33 ms → 35.5 ms, +7.6 %, worse"
-    assert measure.change_words(10, "req/s", 12.9, "req/s", "higher") == "10 req/s → 12.9 req/s, +29.0 %, better"
-    assert measure.change_words(1, "ms", 1, "MB", "lower").endswith("(units not comparable)")
+    assert compare.change_words(33, "ms", 0.0355, "s", "lower") == "33 ms → 35.5 ms, +7.6 %, worse"
+    assert compare.change_words(10, "req/s", 12.9, "req/s", "higher") == "10 req/s → 12.9 req/s, +29.0 %, better"
+    assert compare.change_words(1, "ms", 1, "MB", "lower").endswith("(units not comparable)")
 
 
 # --- the example ledger's loophole (issue 11), end to end -------------------------------------------
