@@ -17,7 +17,8 @@ from pydantic import BaseModel, ValidationError
 
 from .evidence import ArtifactStore
 from .findings import Finding, finding, kind_of
-from .load import Document, LoadedLedger
+from .load import LoadedLedger
+from .yamldoc import Document
 from .model import Category, Dimension, Record, Settings
 from .statuses import display_key
 from . import rules

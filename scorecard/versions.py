@@ -7,7 +7,7 @@ does not parse or validate is None (a record) or carries its error (an artifact)
 from __future__ import annotations
 
 from .evidence import Artifact, parse_artifact
-from .load import Document, parse_bytes
+from .yamldoc import Document, parse_bytes
 from .model import Dimension
 
 

@@ -7,7 +7,7 @@ import re
 
 import jsonschema
 import pytest
-from scorecard.load import Document, parse_bytes
+from scorecard.yamldoc import Document, parse_bytes
 
 from scorecard.findings import RULES
 from scorecard.model import MODELS, json_schema

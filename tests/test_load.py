@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorecard.load import Document, parse_bytes
+from scorecard.yamldoc import Document, parse_bytes
 
 
 def parse(text: str | bytes):
