@@ -88,7 +88,7 @@ def measure(cmds: dict[str, list[str] | tuple], runs: int) -> dict[str, Timing]:
 
 def ratio(a: Timing, b: Timing) -> float:
     """The median over runs of a's time / b's time in the same round: robust to a machine that drifts."""
-    return statistics.median(x / y for x, y in zip(a.walls, b.walls))
+    return statistics.median(x / y for x, y in zip(a.walls, b.walls, strict=True))
 
 
 def row(name: str, t: Timing, base: Timing | None = None, base_name: str = "") -> str:
@@ -112,7 +112,7 @@ def mkdocs_project(ledger: Path, dest: Path) -> Path:
             m = d.model
             parts.append(f"## {m.title}\n\n**Status:** {m.status} — {m.claim}\n\n### Why it matters\n\n{m.why}\n\n"
                          f"### SOTA bar\n\n{m.sota.bar}\n\n- Source: <{m.sota.source}> ({m.sota.date})\n"
-                         + "".join(f"- Leader: {l}\n" for l in m.leaders) + f"\n{m.note or ''}\n")
+                         + "".join(f"- Leader: {leader}\n" for leader in m.leaders) + f"\n{m.note or ''}\n")
         (docs / f"{cat.slug}.md").write_text("\n".join(parts))
     (dest / "mkdocs.yml").write_text("site_name: Synthetic scorecard\nuse_directory_urls: false\n")
     return dest
@@ -291,7 +291,7 @@ def main() -> None:
         history_benchmark(work, args.runs)
     if len(sizes) > 1:
         print()
-        for a, b in zip(sizes, sizes[1:]):
+        for a, b in zip(sizes, sizes[1:], strict=False):
             va, ba = per_dim[a]
             vb, bb = per_dim[b]
             print(f"per-dimension cost at {b} vs {a}: validate {vb / va:.2f}x, build {bb / ba:.2f}x (1.00 = linear)")

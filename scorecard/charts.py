@@ -115,72 +115,89 @@ def chart(h: DimensionHistory, end: Commit) -> dict | None:
     """Geometry of the value-against-bar-over-time chart, or None when nothing was ever measured."""
     pts = [(c.time, s) for c, s in h.points]
     unit = next((s.unit for _, s in reversed(pts) if s.value is not None), None)  # the latest unit; others convert
+    timeline = _Timeline(pts, unit, max(end.time, pts[-1][0]) if pts else end.time)
+    return timeline.geometry() if timeline.values else None
 
-    def value_of(s: State) -> float | None:
-        return None if s.value is None else in_unit(s.value, s.unit, unit)
 
-    def bar_of(s: State) -> float | None:
-        return None if s.bar is None else in_unit(s.bar, s.bar_unit, unit)
+class _Timeline:
+    """One dimension's value and bar over time, scaled to the chart (both in the latest value's unit)."""
 
-    values = [v for v in (value_of(s) for _, s in pts) if v is not None]
-    if not values:
-        return None
-    bars = [b for b in (bar_of(s) for _, s in pts) if b is not None]
-    lo, hi = min(values + bars), max(values + bars)
-    if lo == hi:
-        lo, hi = lo - (abs(lo) or 1) * 0.5, hi + (abs(hi) or 1) * 0.5
-    hi_label, lo_label = fmt_value(hi, unit), fmt_value(lo, unit)
-    # Room for the longer y label at 11px (about 6.2px a character), so it is never clipped.
-    width, height, pad, bottom = 360, 110, 8, 20
-    left = max(40, round(10 + 6.2 * max(len(hi_label), len(lo_label))))
-    t0, t1 = pts[0][0], max(end.time, pts[-1][0])
-    one_day = _day(t0) == _day(t1)
-    span = (t1 - t0) or 1
-    order = {t: i for i, t in enumerate(sorted({t for t, _ in pts} | {t1}))}
+    WIDTH, HEIGHT, PAD, BOTTOM = 360, 110, 8, 20
 
-    def x(t: int) -> float:
-        if one_day:  # every commit on one day: a time axis would squash them, so they go in commit order
-            return round(left + order[t] / max(len(order) - 1, 1) * (width - left - pad), 1)
-        return round(left + (t - t0) / span * (width - left - pad), 1)
+    def __init__(self, pts: list[tuple[int, State]], unit: str | None, t1: int):
+        self.pts, self.unit, self.t1 = pts, unit, t1
+        self.values = [v for v in (self.value_of(s) for _, s in pts) if v is not None]
+        self.bars = [b for b in (self.bar_of(s) for _, s in pts) if b is not None]
+        if not self.values:
+            return
+        lo, hi = min(self.values + self.bars), max(self.values + self.bars)
+        if lo == hi:
+            lo, hi = lo - (abs(lo) or 1) * 0.5, hi + (abs(hi) or 1) * 0.5
+        self.lo, self.hi = lo, hi
+        self.hi_label, self.lo_label = fmt_value(hi, unit), fmt_value(lo, unit)
+        # Room for the longer y label at 11px (about 6.2px a character), so it is never clipped.
+        self.left = max(40, round(10 + 6.2 * max(len(self.hi_label), len(self.lo_label))))
+        self.t0 = pts[0][0]
+        self.one_day = _day(self.t0) == _day(t1)
+        self.order = {t: i for i, t in enumerate(sorted({t for t, _ in pts} | {t1}))}
 
-    def y(v: float) -> float:
-        return round(height - bottom - (v - lo) / (hi - lo) * (height - bottom - pad), 1)
+    def value_of(self, s: State) -> float | None:
+        return None if s.value is None else in_unit(s.value, s.unit, self.unit)
 
-    def steps(get) -> str:
+    def bar_of(self, s: State) -> float | None:
+        return None if s.bar is None else in_unit(s.bar, s.bar_unit, self.unit)
+
+    def x(self, t: int) -> float:
+        room = self.WIDTH - self.left - self.PAD
+        if self.one_day:  # every commit on one day: a time axis would squash them, so they go in commit order
+            return round(self.left + self.order[t] / max(len(self.order) - 1, 1) * room, 1)
+        return round(self.left + (t - self.t0) / ((self.t1 - self.t0) or 1) * room, 1)
+
+    def y(self, v: float) -> float:
+        room = self.HEIGHT - self.BOTTOM - self.PAD
+        return round(self.HEIGHT - self.BOTTOM - (v - self.lo) / (self.hi - self.lo) * room, 1)
+
+    def steps(self, get) -> str:
+        """A step line through the states get reads a number from (broken where it reads none)."""
         out: list[str] = []
         prev = None
-        for t, s in pts:
+        for t, s in self.pts:
             v = get(s)
             if v is None:
                 prev = None
                 continue
             if prev is not None:
-                out.append(f"{x(t)},{y(prev)}")
-            out.append(f"{x(t)},{y(v)}")
+                out.append(f"{self.x(t)},{self.y(prev)}")
+            out.append(f"{self.x(t)},{self.y(v)}")
             prev = v
         if prev is not None:
-            out.append(f"{x(t1)},{y(prev)}")
+            out.append(f"{self.x(self.t1)},{self.y(prev)}")
         return " ".join(out)
 
-    first, latest = values[0], values[-1]
-    kinds = {value_word(s.status) for _, s in pts if s.value is not None}
-    what = kinds.pop() + " value" if len(kinds) == 1 else "value (simulated in part)"
-    label = (f"{what[0].upper()}{what[1:]} over {len(pts)} recorded states from {_day(pts[0][0])} to {_day(t1)}: "
-             f"from {fmt_value(first, unit)} to {fmt_value(latest, unit)}, lowest {fmt_value(min(values), unit)}, "
-             f"highest {fmt_value(max(values), unit)}")
-    if bars:
-        label += f"; SOTA bar from {fmt_value(bars[0], unit)} to {fmt_value(bars[-1], unit)}"
-    if one_day:
-        label += f"; all on {_day(t0)}, so the points are in commit order, evenly spaced"
-    dots = [(x(t), y(v)) for t, v in ((t, value_of(s)) for t, s in pts) if v is not None]
-    dates = [] if one_day else [(x(t), _day(t)) for t in _date_ticks(t0, t1, x, left, width - pad)]
-    ticks = {"top": y(hi), "bottom": y(lo), "hi": hi_label, "lo": lo_label,
-             "start": _day(t0) if not one_day else f"{_day(t0)}, by commit", "end": "" if one_day else _day(t1),
-             "dates": dates, "axis_y": height - bottom, "left": left, "date_y": height - 5}
-    return {"width": width, "height": height, "label": label, "what": what, "ticks": ticks,
-            "value": steps(value_of),
-            "bar": steps(bar_of) if bars else "",
-            "dots": dots}
+    def label(self, what: str) -> str:
+        """The chart in words (its accessible name)."""
+        values, unit, t0 = self.values, self.unit, self.t0
+        text = (f"{what[0].upper()}{what[1:]} over {len(self.pts)} recorded states from {_day(t0)} to "
+                f"{_day(self.t1)}: from {fmt_value(values[0], unit)} to {fmt_value(values[-1], unit)}, lowest "
+                f"{fmt_value(min(values), unit)}, highest {fmt_value(max(values), unit)}")
+        if self.bars:
+            text += f"; SOTA bar from {fmt_value(self.bars[0], unit)} to {fmt_value(self.bars[-1], unit)}"
+        if self.one_day:
+            text += f"; all on {_day(t0)}, so the points are in commit order, evenly spaced"
+        return text
+
+    def geometry(self) -> dict:
+        kinds = {value_word(s.status) for _, s in self.pts if s.value is not None}
+        what = kinds.pop() + " value" if len(kinds) == 1 else "value (simulated in part)"
+        t0, t1, one_day = self.t0, self.t1, self.one_day
+        dots = [(self.x(t), self.y(v)) for t, v in ((t, self.value_of(s)) for t, s in self.pts) if v is not None]
+        dates = [] if one_day else [(self.x(t), _day(t))
+                                    for t in _date_ticks(t0, t1, self.x, self.left, self.WIDTH - self.PAD)]
+        ticks = {"top": self.y(self.hi), "bottom": self.y(self.lo), "hi": self.hi_label, "lo": self.lo_label,
+                 "start": f"{_day(t0)}, by commit" if one_day else _day(t0), "end": "" if one_day else _day(t1),
+                 "dates": dates, "axis_y": self.HEIGHT - self.BOTTOM, "left": self.left, "date_y": self.HEIGHT - 5}
+        return {"width": self.WIDTH, "height": self.HEIGHT, "label": self.label(what), "what": what, "ticks": ticks,
+                "value": self.steps(self.value_of), "bar": self.steps(self.bar_of) if self.bars else "", "dots": dots}
 
 
 def _date_ticks(t0: int, t1: int, x, left: float, right: float) -> list[int]:

@@ -173,16 +173,7 @@ def schema_finding(doc: Document, model: type[BaseModel], err: dict) -> Finding:
         return finding("SC201", doc.file, pos, f"missing required field '{name}'",
                        f"add `{loc[-1]}:`" + (f" ({desc})" if desc else ""))
     if kind == "extra_forbidden":
-        known = _known_keys(model, loc)
-        near = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
-        homes = _homes(_model_at(model, loc[:-1]), str(loc[-1]))
-        if near:
-            hint = f"did you mean '{near[0]}'?"
-        elif homes:
-            hint = f"'{loc[-1]}' belongs under {' or '.join('`' + h + ':`' for h in homes)}: indent it into that block"
-        else:
-            hint = "known fields here: " + ", ".join(known)
-        return finding("SC202", doc.file, doc.pos(loc, key=True), f"unknown field '{name}'", hint)
+        return finding("SC202", doc.file, doc.pos(loc, key=True), f"unknown field '{name}'", _unknown_hint(model, loc))
     pos = doc.pos(loc)
     if kind.startswith("SC"):
         return finding(kind, doc.file, pos, f"{name}: {err['msg']}" if name else err["msg"], _custom_hint(kind))
@@ -253,6 +244,18 @@ def _clean_loc(data: object, loc: tuple) -> tuple:
             node = None  # a key that is not there: the missing field itself
         out.append(part)
     return tuple(out)
+
+
+def _unknown_hint(model: type[BaseModel], loc: tuple) -> str:
+    """What to do about an unknown key: the near spelling, the block it belongs in, or the keys known here."""
+    known = _known_keys(model, loc)
+    near = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
+    if near:
+        return f"did you mean '{near[0]}'?"
+    homes = _homes(_model_at(model, loc[:-1]), str(loc[-1]))
+    if homes:
+        return f"'{loc[-1]}' belongs under {' or '.join('`' + h + ':`' for h in homes)}: indent it into that block"
+    return "known fields here: " + ", ".join(known)
 
 
 def _dotted(loc: tuple) -> str:

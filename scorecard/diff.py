@@ -17,9 +17,8 @@ from pathlib import Path
 from . import git
 from .check import CheckResult, DimensionRecord
 from .pipeline import validate
-from . import measure
-from .compare import change_words
-from .model import value_word
+from . import measure, wording
+from .model import Sota, value_word
 from .load import SETTINGS_FILE
 from .numfmt import fmt_value
 
@@ -107,52 +106,61 @@ def compare(old: Side, new: Side) -> list[Change]:
     for dim_id in sorted(old.dims.keys() | new.dims.keys()):
         a, b = old.dims.get(dim_id), new.dims.get(dim_id)
         if a is None:
-            lines = [f"status {b.model.status}: {b.model.claim}"]
-            added = new.values.get(dim_id)
-            if added is not None:
-                lines.append(f"{value_word(b.model.status)} {fmt_value(added.value, added.unit)}")
-            changes.append(Change(dim_id, b.file, "added", lines + _invalid(new, b, None)))
-            continue
-        if b is None:
+            assert b is not None
+            changes.append(Change(dim_id, b.file, "added", _added(new, b)))
+        elif b is None:
             changes.append(Change(dim_id, a.file, "removed", [f"was {a.model.status}: {a.model.claim}"]))
-            continue
-        lines = []
-        if a.category != b.category:
-            lines.append(f"moved from category {a.category} to {b.category}")
-        ma, mb = a.model, b.model
-        if ma.status != mb.status:
-            lines.append(f"status {ma.status} → {mb.status}")
-        va, vb = old.values.get(dim_id), new.values.get(dim_id)
-        if (va and (va.value, va.unit)) != (vb and (vb.value, vb.unit)):
-            word = value_word(mb.status if vb is not None else ma.status)
-            if va is not None and vb is not None:
-                how = " (from the evidence file only)" if a.doc.digest == b.doc.digest else ""
-                words = change_words(va.value, va.unit, vb.value, vb.unit, mb.sota.better)
-                lines.append(f"{word} value {words}{how}")
-            elif vb is not None:
-                lines.append(f"{word} value now {fmt_value(vb.value, vb.unit)}")
-            elif va is not None:
-                lines.append(f"{word} value {fmt_value(va.value, va.unit)} no longer resolves")
-        if ma.claim != mb.claim:
-            lines.append(f"claim “{ma.claim}” → “{mb.claim}”")
-        sa, sb = ma.sota, mb.sota
-        if sa.value != sb.value or sa.unit != sb.unit:
-            lines.append(f"SOTA value {_opt(sa.value, sa.unit)} → {_opt(sb.value, sb.unit)}")
-        if sa.bar != sb.bar:
-            lines.append("SOTA bar reworded")
-        if sa.source != sb.source or sa.date != sb.date:
-            lines.append(f"SOTA source {sa.source} ({sa.date}) → {sb.source} ({sb.date})")
-        other = [k for k in ("title", "why", "leaders", "note", "trace", "order") if getattr(ma, k) != getattr(mb, k)]
-        if other:
-            lines.append("also changed: " + ", ".join(other))
-        lines += _review(a, b)
-        lines += _invalid(new, b, a, old)
-        if lines:
-            changes.append(Change(dim_id, b.file, "changed", lines))
+        else:
+            lines = _changed(old, new, a, b)
+            if lines:
+                changes.append(Change(dim_id, b.file, "changed", lines))
     for file in sorted(new.errors.keys() - {c.file for c in changes} - {d.file for d in new.dims.values()}):
         if file not in old.errors:
             changes.append(Change(Path(file).stem, file, "invalid", [f"now invalid: {e}" for e in new.errors[file]]))
     return changes
+
+
+def _added(new: Side, b: DimensionRecord) -> list[str]:
+    lines = [f"status {b.model.status}: {b.model.claim}"]
+    added = new.values.get(b.id)
+    if added is not None:
+        lines.append(f"{value_word(b.model.status)} {fmt_value(added.value, added.unit)}")
+    return lines + _invalid(new, b, None)
+
+
+def _changed(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord) -> list[str]:
+    """What changed in a dimension both sides have, one line each (none when nothing did)."""
+    ma, mb = a.model, b.model
+    lines = []
+    if a.category != b.category:
+        lines.append(wording.moved(a.category, b.category))
+    if ma.status != mb.status:
+        lines.append(wording.status_changed(ma.status, mb.status))
+    va, vb = old.values.get(a.id), new.values.get(b.id)
+    value = wording.value_changed(ma.status, va and (va.value, va.unit), mb.status, vb and (vb.value, vb.unit),
+                                  mb.sota.better)
+    if value is not None:
+        only_evidence = va is not None and vb is not None and a.doc.digest == b.doc.digest
+        lines.append(value + (" (from the evidence file only)" if only_evidence else ""))
+    if ma.claim != mb.claim:
+        lines.append(f"claim “{ma.claim}” → “{mb.claim}”")
+    lines += _sota(ma.sota, mb.sota)
+    other = [k for k in ("title", "why", "leaders", "note", "trace", "order") if getattr(ma, k) != getattr(mb, k)]
+    if other:
+        lines.append("also changed: " + ", ".join(other))
+    return lines + _review(a, b) + _invalid(new, b, a, old)
+
+
+def _sota(sa: Sota, sb: Sota) -> list[str]:
+    lines = []
+    bar = wording.bar_changed((sa.value, sa.unit), (sb.value, sb.unit))
+    if bar is not None:
+        lines.append(bar)
+    if sa.bar != sb.bar:
+        lines.append("SOTA bar reworded")
+    if sa.source != sb.source or sa.date != sb.date:
+        lines.append(f"SOTA source {sa.source} ({sa.date}) → {sb.source} ({sb.date})")
+    return lines
 
 
 def _review(a: DimensionRecord, b: DimensionRecord) -> list[str]:
@@ -167,10 +175,6 @@ def _review(a: DimensionRecord, b: DimensionRecord) -> list[str]:
         what = f": {'; '.join(b.changes)}" if b.changes else ""
         return [f"now suspect: what it rests on changed since its review{what}"]
     return []
-
-
-def _opt(value, unit) -> str:
-    return "none" if value is None else fmt_value(value, unit)
 
 
 def _invalid(new: Side, b: DimensionRecord, a: DimensionRecord | None, old: Side | None = None) -> list[str]:

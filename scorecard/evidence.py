@@ -272,5 +272,35 @@ def parse_artifact(art: Artifact) -> Artifact:
     return art
 
 
+# --- selecting values: a pointer or a JSONPath query -------------------------------------------
+
+def select(data: object, kind: str, selector: str) -> list[object]:
+    """The values a pointer or JSONPath query selects (a pointer always selects one)."""
+    if kind == "pointer":
+        return [resolve_pointer(data, selector)]
+    import jsonpath_rfc9535  # here: only ledgers that use path: pay for it
+
+    try:
+        return list(jsonpath_rfc9535.find(selector, data).values())
+    except jsonpath_rfc9535.JSONPathError as exc:
+        raise PointerError(f"path '{selector}': {exc}", syntax=True) from None
+
+
+def located(data: object, kind: str, selector: str) -> list[str]:
+    """The JSON pointers of the values a selection names (where the evidence page highlights them)."""
+    if kind == "pointer":
+        return [selector]
+    import jsonpath_rfc9535
+
+    return ["".join("/" + escape_token(str(part)) for part in node.location)
+            for node in jsonpath_rfc9535.find(selector, data)]
+
+
+def cited_value(data: object, kind: str, selector: str) -> object:
+    """What a selection cites, for fingerprints and displays: the value, or the list a query selected."""
+    found = select(data, kind, selector)
+    return found[0] if kind == "pointer" else found
+
+
 __all__ = ["Artifact", "ArtifactStore", "PathProblem", "PointerError", "escape_token", "is_number",
-           "parse_artifact", "parse_pointer", "resolve_pointer"]
+           "cited_value", "located", "parse_artifact", "parse_pointer", "resolve_pointer", "select"]

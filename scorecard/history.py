@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from pathlib import Path
 
-from . import compare, git, measure
+from . import git, measure, wording
 from .evidence import Artifact
-from .numfmt import fmt_value
 from .git import Commit
 from .load import SLUG_RE
-from .model import MEASURED, Dimension, value_word
+from .model import MEASURED, Dimension
 from .versions import artifact_at, record_at
 
 
@@ -299,7 +298,7 @@ class _Replay:
             hist = hist or self.gone.pop(dim_id, None) or DimensionHistory(dim_id)
             hist.removed = False
             self.current[dim_id] = hist
-            self._note(dim_id, category, "added", _added_text(state, again=bool(hist.points)))
+            self._note(dim_id, category, "added", wording.added(state.status, _measured(state), again=bool(hist.points)))
         else:
             for kind, text in _differences(before, state):
                 self._note(dim_id, category, kind, text)
@@ -329,35 +328,24 @@ class _Replay:
         return History(commits, dict(sorted(dimensions.items())), self.events, notes)
 
 
-def _fmt(value: float | None, unit: str | None) -> str:
-    """A value for a sentence: 81.2 ms, or 'no number'."""
-    return "no number" if value is None else fmt_value(value, unit)
-
-
-def _added_text(state: State, again: bool) -> str:
-    text = ("added again" if again else "added") + f" as {state.status}"
-    if state.value is not None:
-        text += f" at {_fmt(state.value, state.unit)}"
-    return text
+def _measured(state: State) -> tuple[float, str | None] | None:
+    return None if state.value is None else (state.value, state.unit)
 
 
 def _differences(old: State, new: State) -> list[tuple[str, str]]:
+    """What changed between two states, as (kind, words)."""
     out = []
     if old.category != new.category:
-        out.append(("moved", f"moved from category {old.category} to {new.category}"))
+        out.append(("moved", wording.moved(old.category, new.category)))
     if old.status != new.status:
-        out.append(("status", f"status {old.status} → {new.status}"))
-    if old.value != new.value or (old.unit != new.unit and new.value is not None):
-        if old.value is not None and new.value is not None:
-            out.append(("value", "value " + compare.change_words(old.value, old.unit, new.value, new.unit, new.better)))
-        elif new.value is not None:
-            out.append(("value", f"{value_word(new.status)} at {_fmt(new.value, new.unit)}"))
-        else:
-            out.append(("value", f"no longer {value_word(old.status)} (was {_fmt(old.value, old.unit)})"))
-    if old.bar != new.bar or old.bar_unit != new.bar_unit:
-        out.append(("bar", f"SOTA bar {_fmt(old.bar, old.bar_unit)} → {_fmt(new.bar, new.bar_unit)}"))
+        out.append(("status", wording.status_changed(old.status, new.status)))
+    value = wording.value_changed(old.status, _measured(old), new.status, _measured(new), new.better)
+    if value is not None:
+        out.append(("value", value))
+    bar = wording.bar_changed((old.bar, old.bar_unit), (new.bar, new.bar_unit))
+    if bar is not None:
+        out.append(("bar", bar))
     return out
-
 
 # --- for the site and the CLI ----------------------------------------------------------------------
 

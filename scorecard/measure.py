@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .findings import kind_of
 from . import stats, units
-from .evidence import Artifact, PointerError, is_number, resolve_pointer
+from .evidence import Artifact, PointerError, is_number, located, resolve_pointer
 from .paths import PathProblem
 
 Loc = tuple  # a position inside the record, e.g. ("result", "inputs", "ours", "path")
@@ -101,38 +101,6 @@ class Reading:
 
 
 WARNINGS = frozenset({"SC508", "SC315"})
-
-
-# --- selecting values ------------------------------------------------------------------------------
-
-def select(data: object, kind: str, selector: str) -> list[object]:
-    """The values a pointer or JSONPath query selects (a pointer always selects one)."""
-    if kind == "pointer":
-        return [resolve_pointer(data, selector)]
-    import jsonpath_rfc9535  # here: only ledgers that use path: pay for it
-
-    try:
-        return list(jsonpath_rfc9535.find(selector, data).values())
-    except jsonpath_rfc9535.JSONPathError as exc:
-        raise PointerError(f"path '{selector}': {exc}", syntax=True) from None
-
-
-def located(data: object, kind: str, selector: str) -> list[str]:
-    """The JSON pointers of the values a selection names (where the evidence page highlights them)."""
-    if kind == "pointer":
-        return [selector]
-    import jsonpath_rfc9535
-
-    from .evidence import escape_token
-
-    return ["".join("/" + escape_token(str(part)) for part in node.location)
-            for node in jsonpath_rfc9535.find(selector, data)]
-
-
-def cited_value(data: object, kind: str, selector: str) -> object:
-    """What a selection cites, for fingerprints and displays: the value, or the list a query selected."""
-    found = select(data, kind, selector)
-    return found[0] if kind == "pointer" else found
 
 
 def _artifact(rel: str, get: GetArtifact, loc: Loc) -> Artifact:
@@ -325,6 +293,12 @@ def _selected(result, get: GetArtifact) -> Measurement:
         s = src.summary
         interval = "ci" if s.low is not None else ""
         return Measurement(s.value, result.unit, (src,), s, s.low, s.high, interval)
+    return _with_interval(result, get, src)
+
+
+def _with_interval(result, get: GetArtifact, src: Source) -> Measurement:
+    """A single number with the interval the artifact gives for it (low: and high:)."""
+    loc = ("result",)
     if src.summary is not None:
         raise _refuse("SC313", loc + ("low",), "low: and high: name an interval for a single number, but the "
                       f"result selects {src.summary.n} runs (their interval is computed)",
@@ -347,9 +321,8 @@ def _selected(result, get: GetArtifact) -> Measurement:
     return Measurement(src.value, result.unit, (src,), None, low, high, "artifact")
 
 
-def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
-    from . import expr as expressions
-
+def _derived_shape(result) -> None:
+    """Refuse a derived result that also names a selection of its own, or lacks expr: or inputs:."""
     loc = ("result",)
     for key in ("evidence", "pointer", "path", "stat", "low", "high"):
         if getattr(result, key) is not None:
@@ -360,6 +333,13 @@ def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
         raise _refuse("SC208", loc + ("inputs" if result.expr is not None else "expr",),
                       "a derived value needs both expr: and at least one input under inputs:",
                       "write expr: a / b and inputs: {a: {evidence: ..., pointer: ...}, b: {...}}")
+
+
+def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
+    from . import expr as expressions
+
+    _derived_shape(result)
+    loc = ("result",)
     try:
         tree = expressions.parse(result.expr)
     except expressions.ExprError as exc:
@@ -385,16 +365,19 @@ def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
     except expressions.ExprError as exc:
         raise _refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}': {exc}",
                       "check the inputs' values and units") from None
+    return Measurement(_in_result_unit(result, value), result.unit, tuple(sources), expr=" ".join(result.expr.split()))
+
+
+def _in_result_unit(result, value) -> float:
+    """An expression's quantity as a number in result.unit (as is, when no input has a unit)."""
+    if not any(spec.unit for spec in result.inputs.values()):
+        return value.value
     target = units.parse(result.unit)
-    if any(spec.unit for spec in result.inputs.values()):
-        if value.dims != target.dims:
-            raise _refuse("SC314", loc + ("unit",), f"expr '{result.expr.strip()}' gives a value whose unit cannot "
-                          f"be expressed in {result.unit}", "make result.unit the unit the inputs' units combine to "
-                          "(tok/s ÷ tok/s is x)")
-        number = value.value / target.factor
-    else:
-        number = value.value
-    return Measurement(number, result.unit, tuple(sources), expr=" ".join(result.expr.split()))
+    if value.dims != target.dims:
+        raise _refuse("SC314", ("result", "unit"), f"expr '{result.expr.strip()}' gives a value whose unit cannot "
+                      f"be expressed in {result.unit}", "make result.unit the unit the inputs' units combine to "
+                      "(tok/s ÷ tok/s is x)")
+    return value.value / target.factor
 
 
 # --- against the bar -------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .check import CategoryRecord, DimensionRecord, Ledger
 from . import measure
-from .evidence import ArtifactStore, resolve_pointer
+from .evidence import ArtifactStore, located, resolve_pointer
 from .compare import Comparison, compare, evidence_date, months_between, not_compared, source_age
 from .measure import Measurement, Source
 from .model import GLYPHS, MEASURED, STATUSES, Settings, first_day, full_date
@@ -188,7 +188,7 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
         for rel, kind, selector in measure.selections(dim.result):
             art = store.get(rel)
             files[art.rel] = art.raw
-            for pointer in measure.located(art.data, kind, selector):
+            for pointer in located(art.data, kind, selector):
                 _cite(citations, art.rel, pointer, rec.id)
         dated = [d for d in (evidence_date(store.get(src.evidence), store) for src in m.sources) if d[0] is not None]
         measured = Measured(m, simulated=dim.status == "simulated",

@@ -53,48 +53,62 @@ def set_stamp(text: str, stamp: str) -> str:
 def _top_level(text: str) -> dict[str, tuple[int, int]]:
     """Character spans of the top-level scalar values of interest, from libyaml's events."""
     parser = CParser(text)
-    spans: dict[str, tuple[int, int]] = {}
+    spans = _Spans()
     try:
-        depth = 0
-        key: str | None = None
-        expect_key = False
         while True:
             event = parser.get_event()
-            kind = type(event)
-            if kind is yaml.StreamEndEvent:
+            if type(event) is yaml.StreamEndEvent:
                 break
-            if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
-                if depth == 0:
-                    if kind is not yaml.MappingStartEvent or event.flow_style:
-                        raise StampRefused("the record is not a block mapping of `key: value` lines")
-                    expect_key = True
-                elif depth == 1 and key == "reviewed":
-                    raise StampRefused("reviewed: holds something other than a stamp")
-                depth += 1
-                continue
-            if kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
-                depth -= 1
-                if depth == 1:
-                    expect_key = True
-                continue
-            if depth != 1:
-                continue
-            if kind is yaml.ScalarEvent and expect_key:
-                key = event.value
-                if key == "claim":
-                    spans["@claim-key-col"] = (event.start_mark.column, 0)
-                expect_key = False
-                continue
-            if kind is yaml.ScalarEvent and key in ("reviewed", "claim"):
-                spans[key] = (event.start_mark.index, event.end_mark.index)
-            elif key == "reviewed":  # an alias
-                raise StampRefused("reviewed: holds something other than a stamp")
-            expect_key = True
+            spans.feed(event)
     except yaml.YAMLError as exc:
         raise StampRefused(f"the file is not valid YAML: {exc}") from None
     finally:
         parser.dispose()
-    return spans
+    return spans.found
+
+
+class _Spans:
+    """Where the top-level `claim:` and `reviewed:` values are, event by event."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, tuple[int, int]] = {}
+        self.depth = 0
+        self.key: str | None = None
+        self.expect_key = False
+
+    def feed(self, event) -> None:
+        kind = type(event)
+        if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            self._open(event)
+        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+            self.depth -= 1
+            self.expect_key = self.expect_key or self.depth == 1
+        elif self.depth == 1:
+            self._top(event)
+
+    def _open(self, event) -> None:
+        if self.depth == 0:
+            if type(event) is not yaml.MappingStartEvent or event.flow_style:
+                raise StampRefused("the record is not a block mapping of `key: value` lines")
+            self.expect_key = True
+        elif self.depth == 1 and self.key == "reviewed":
+            raise StampRefused("reviewed: holds something other than a stamp")
+        self.depth += 1
+
+    def _top(self, event) -> None:
+        """An event directly in the top-level mapping: a key, or the scalar (or alias) value of one."""
+        scalar = type(event) is yaml.ScalarEvent
+        if scalar and self.expect_key:
+            self.key = event.value
+            if self.key == "claim":
+                self.found["@claim-key-col"] = (event.start_mark.column, 0)
+            self.expect_key = False
+            return
+        if scalar and self.key in ("reviewed", "claim"):
+            self.found[self.key] = (event.start_mark.index, event.end_mark.index)
+        elif self.key == "reviewed":  # an alias
+            raise StampRefused("reviewed: holds something other than a stamp")
+        self.expect_key = True
 
 
 @dataclass(slots=True)
@@ -132,7 +146,6 @@ def review(root: Path, ids: list[str], every: bool, dry_run: bool = False) -> Re
     by its `reviewed:` line only, written atomically.
     """
     from .load import SETTINGS_FILE
-    from .stamps import fingerprint, inputs, summary
     from .write import replace_files
 
     result, store = validate(root)
@@ -147,30 +160,11 @@ def review(root: Path, ids: list[str], every: bool, dry_run: bool = False) -> Re
     outcome.blocking = [f for f in result.findings if f.severity == "error" and f.file in wanted_files]
     if outcome.blocking:
         return outcome
-    records = {d.id: d for d in result.ledger.dimensions()}
-    for dim_id in wanted:
-        if dim_id not in records:  # e.g. an id used twice, or a category without _category.yaml
-            outcome.refusal = f"{files[dim_id]}: the record is not part of the checked ledger (see validate)"
-            return outcome
-    edits: dict[Path, bytes] = {}
-    for dim_id in wanted:
-        rec = records[dim_id]
-        covered = rec.inputs if rec.inputs is not None else inputs(rec.model, store.get)  # the rule's, if stamped
-        if covered is None:  # cannot happen without an error finding; refuse rather than stamp a guess
-            outcome.refusal = f"{rec.file}: a value the claim cites cannot be read"
-            return outcome
-        stamp = fingerprint(covered)
-        if rec.model.reviewed == stamp:
-            outcome.current.append(dim_id)
-            continue
-        path = root / rec.file
-        try:
-            text = set_stamp(path.read_bytes().decode("utf-8"), stamp)
-        except StampRefused as exc:
-            outcome.refusal = f"{rec.file}: {exc}; add `reviewed: {stamp}` by hand"
-            return outcome
-        edits[path] = text.encode("utf-8")
-        outcome.stamped.append(Stamped(dim_id, rec.file, rec.model.reviewed, stamp, summary(covered), rec.changes))
+    try:
+        edits = _stamps(root, result, store, [files[i] for i in wanted], outcome)
+    except _Refusal as exc:
+        outcome.refusal = str(exc)
+        return outcome
     if not dry_run:
         try:
             replace_files(edits, root)
@@ -178,3 +172,34 @@ def review(root: Path, ids: list[str], every: bool, dry_run: bool = False) -> Re
             outcome.stamped = []
             outcome.refusal = f"cannot write {exc.filename or 'a stamped file'}: {exc.strerror}"
     return outcome
+
+
+class _Refusal(Exception):
+    """Why the review writes nothing (a file shape the edit cannot handle, an unreadable value)."""
+
+
+def _stamps(root: Path, result: CheckResult, store, wanted: list[str], outcome: ReviewOutcome) -> dict[Path, bytes]:
+    """The new content of each record file (by path) whose stamp changes; the others are noted current."""
+    from .stamps import fingerprint, inputs, summary
+
+    records = {d.file: d for d in result.ledger.dimensions()}
+    missing = [file for file in wanted if file not in records]
+    if missing:  # e.g. an id used twice, or a category without _category.yaml
+        raise _Refusal(f"{missing[0]}: the record is not part of the checked ledger (see validate)")
+    edits: dict[Path, bytes] = {}
+    for rec in (records[file] for file in wanted):
+        covered = rec.inputs if rec.inputs is not None else inputs(rec.model, store.get)  # the rule's, if stamped
+        if covered is None:  # cannot happen without an error finding; refuse rather than stamp a guess
+            raise _Refusal(f"{rec.file}: a value the claim cites cannot be read")
+        stamp = fingerprint(covered)
+        if rec.model.reviewed == stamp:
+            outcome.current.append(rec.id)
+            continue
+        path = root / rec.file
+        try:
+            text = set_stamp(path.read_bytes().decode("utf-8"), stamp)
+        except StampRefused as exc:
+            raise _Refusal(f"{rec.file}: {exc}; add `reviewed: {stamp}` by hand") from None
+        edits[path] = text.encode("utf-8")
+        outcome.stamped.append(Stamped(rec.id, rec.file, rec.model.reviewed, stamp, summary(covered), rec.changes))
+    return edits

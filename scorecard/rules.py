@@ -209,8 +209,15 @@ def _check_trace(rec: DimensionRecord, target: str, pos: tuple[int, int], store:
     if kind == "dir":
         findings.append(finding("SC405", file, pos, f"trace '{rel}' is a folder", "point at a file inside it"))
         return
-    if not fragment and "#" not in target:
-        return
+    if fragment or "#" in target:
+        _check_fragment(rec, target, pos, store, findings)
+
+
+def _check_fragment(rec: DimensionRecord, target: str, pos: tuple[int, int], store: ArtifactStore,
+                    findings: list[Finding]) -> None:
+    """A trace's #/pointer must point into a .json file at a value that exists."""
+    file = rec.doc.file
+    rel, _, fragment = target.partition("#")
     if not fragment.startswith("/") or not rel.endswith(".json"):
         findings.append(finding("SC402", file, pos, f"trace fragment '#{fragment}' must be a JSON pointer into a .json file",
                                 "write file.json#/path/to/value, or drop the fragment"))

@@ -237,63 +237,71 @@ def _site_file(out: Path, rel: str) -> bytes | None:
         return None
 
 
-def _handler(rebuilder: Rebuilder):
-    class Handler(http.server.BaseHTTPRequestHandler):
-        timeout = 15  # seconds an idle connection may hold its thread
-        protocol_version = "HTTP/1.0"
+class _Handler(http.server.BaseHTTPRequestHandler):
+    """GET for the site: pages of the last good build (or fresher ones in memory), and the status poll."""
 
-        def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
-            pass
+    rebuilder: Rebuilder  # set by _handler
+    timeout = 15  # seconds an idle connection may hold its thread
+    protocol_version = "HTTP/1.0"
 
-        def do_GET(self):
-            if self.path == STATUS_PATH:
-                with rebuilder.lock:
-                    body = json.dumps({"generation": rebuilder.generation, "ok": rebuilder.broken_text is None,
-                                       "building": rebuilder.building}).encode()
-                return self._send(body, "application/json")
-            rel = _request_path(self.path)
-            if rel is None:
-                return self.send_error(400, "bad path")
-            with rebuilder.lock:
-                fresh = rebuilder.memory.get(rel)
-            if fresh is not None:
-                return self._send(self._decorate(fresh), "text/html; charset=utf-8")
-            body = _site_file(rebuilder.out, rel)
-            if body is None:
-                if not rel.endswith("index.html") and _site_file(rebuilder.out, rel + "/index.html") is not None:
-                    self.send_response(301)  # a folder without its slash: relative links need it
-                    self.send_header("Location", "/" + urllib.parse.quote(rel) + "/")
-                    self.send_header("Content-Length", "0")
-                    return self.end_headers()
-                return self.send_error(404, "not in the site")
-            ctype = content_type(rel)
-            return self._send(self._decorate(body) if ctype.startswith("text/html") else body, ctype)
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
+        pass
 
-        def do_HEAD(self):
-            self.send_error(405, "GET only")
+    def do_GET(self):
+        if self.path == STATUS_PATH:
+            with self.rebuilder.lock:
+                body = json.dumps({"generation": self.rebuilder.generation, "ok": self.rebuilder.broken_text is None,
+                                   "building": self.rebuilder.building}).encode()
+            return self._send(body, "application/json")
+        rel = _request_path(self.path)
+        if rel is None:
+            return self.send_error(400, "bad path")
+        with self.rebuilder.lock:
+            fresh = self.rebuilder.memory.get(rel)
+        if fresh is not None:
+            return self._send(self._decorate(fresh), "text/html; charset=utf-8")
+        return self._file(rel)
 
-        def _decorate(self, page: bytes) -> bytes:
-            with rebuilder.lock:
-                broken = rebuilder.broken_text
-            extra = RELOAD_SCRIPT
-            if broken:
-                banner = ('<div role="alert" style="position:sticky;top:0;z-index:9;background:#ffebe9;color:#82071e;'
-                          'border:2px solid #82071e;padding:0.5rem 1rem;white-space:pre-wrap;font:14px/1.4 monospace">'
-                          "<strong>The ledger has errors; this is the last good build.</strong>\n"
-                          + html.escape(broken) + "</div>")
-                extra = banner.encode() + extra
-            return page.replace(b"<body>", b"<body>" + extra, 1)
+    def _file(self, rel: str) -> None:
+        """A file of the last good build: HTML with the reload script (and any error banner)."""
+        body = _site_file(self.rebuilder.out, rel)
+        if body is None:
+            if not rel.endswith("index.html") and _site_file(self.rebuilder.out, rel + "/index.html") is not None:
+                self.send_response(301)  # a folder without its slash: relative links need it
+                self.send_header("Location", "/" + urllib.parse.quote(rel) + "/")
+                self.send_header("Content-Length", "0")
+                return self.end_headers()
+            return self.send_error(404, "not in the site")
+        ctype = content_type(rel)
+        return self._send(self._decorate(body) if ctype.startswith("text/html") else body, ctype)
 
-        def _send(self, body: bytes, ctype: str) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", ctype)
-            self.send_header("X-Content-Type-Options", "nosniff")
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
+    def do_HEAD(self):
+        self.send_error(405, "GET only")
 
-    return Handler
+    def _decorate(self, page: bytes) -> bytes:
+        with self.rebuilder.lock:
+            broken = self.rebuilder.broken_text
+        extra = RELOAD_SCRIPT
+        if broken:
+            banner = ('<div role="alert" style="position:sticky;top:0;z-index:9;background:#ffebe9;color:#82071e;'
+                      'border:2px solid #82071e;padding:0.5rem 1rem;white-space:pre-wrap;font:14px/1.4 monospace">'
+                      "<strong>The ledger has errors; this is the last good build.</strong>\n"
+                      + html.escape(broken) + "</div>")
+            extra = banner.encode() + extra
+        return page.replace(b"<body>", b"<body>" + extra, 1)
+
+    def _send(self, body: bytes, ctype: str) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _handler(rebuilder: Rebuilder) -> type[_Handler]:
+    return type("Handler", (_Handler,), {"rebuilder": rebuilder})
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import compare, measure
-from .evidence import Artifact, PointerError
+from .evidence import Artifact, PointerError, cited_value
 from .model import MEASURED, Dimension
 from .paths import PathProblem, is_url, normalise
 
@@ -69,7 +69,7 @@ def inputs(model: Dimension, get: Callable[[str], Artifact]) -> dict[str, object
             art = get(rel)
             if art.error:
                 return None
-            out[f"{rel}#{selector}"] = _norm(measure.cited_value(art.data, kind, selector))
+            out[f"{rel}#{selector}"] = _norm(cited_value(art.data, kind, selector))
         except (PointerError, PathProblem, OSError, ValueError, RecursionError):
             return None
     return out
@@ -114,7 +114,7 @@ def _changed(key: str, old: object, new: object, out: list[str], factor: float |
             else:
                 _changed(sub, old[k], new[k], out, factor)
     elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        for i, (a, b) in enumerate(zip(old, new)):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
             _changed(f"{key}/{i}", a, b, out, factor)
     elif (factor is not None and isinstance(old, float) and isinstance(new, float)
           and math.isclose(old * factor, new, rel_tol=1e-9)):

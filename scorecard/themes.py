@@ -4,6 +4,7 @@ and template errors turned into findings.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from jinja2 import BaseLoader, BytecodeCache, FileSystemBytecodeCache, TemplateError, TemplateNotFound
@@ -32,10 +33,8 @@ class _QuietCache(FileSystemBytecodeCache):
             bucket.reset()
 
     def dump_bytecode(self, bucket) -> None:
-        try:
+        with contextlib.suppress(OSError):
             super().dump_bytecode(bucket)
-        except OSError:
-            pass
 
 
 def template_cache(sandboxed: bool = False) -> BytecodeCache | None:

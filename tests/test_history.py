@@ -33,8 +33,8 @@ def test_timelines_follow_status_value_renames_and_removals(repo):
     alpha = walked.dimensions["alpha"]
     assert [(e.short, e.text) for e in alpha.events] == [
         (ids["c1"][:7], "added as leads at 12 req/s"),
-        (ids["c2"][:7], "value 12 req/s → 13 req/s, +8.3 %, better"),
-        (ids["c3"][:7], "status leads → parity; value 13 req/s → 10.2 req/s, -21.5 %, worse"),
+        (ids["c2"][:7], "measured value 12 req/s → 13 req/s, +8.3 %, better"),
+        (ids["c3"][:7], "status leads → parity; measured value 13 req/s → 10.2 req/s, -21.5 %, worse"),
         (ids["c7"][:7], "SOTA bar 10 req/s → 10.1 req/s"),
     ]
     assert [s.value for _, s in alpha.points] == [12, 13, 10.2, 10.2]
@@ -304,4 +304,4 @@ def test_history_chart_has_a_date_axis_with_labels_apart():
     dates = c["ticks"]["dates"]
     assert len(dates) >= 2 and all(d.endswith("-01") for _, d in dates)  # month starts
     xs = [c["ticks"]["left"]] + [px for px, _ in dates] + [c["width"] - 8]
-    assert all(b - a >= 70 for a, b in zip(xs, xs[1:]))
+    assert all(b - a >= 70 for a, b in zip(xs, xs[1:], strict=False))

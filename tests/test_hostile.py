@@ -67,6 +67,13 @@ def _make(spec: dict, root: Path, env: dict[str, str]) -> None:
         if link.exists() or link.is_symlink():
             shutil.rmtree(link) if link.is_dir() and not link.is_symlink() else link.unlink()
         link.symlink_to(_fill(target, env))
+    _make_special(spec, root, env)
+    if "git" in spec:
+        _make_history(spec, root, env)
+
+
+def _make_special(spec: dict, root: Path, env: dict[str, str]) -> None:
+    """FIFOs, large artifacts, artifacts of many runs and files git could not hold."""
     for rel in spec.get("fifos", []):
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -86,15 +93,18 @@ def _make(spec: dict, root: Path, env: dict[str, str]) -> None:
         path = root / _fill(rel, env)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(_fill(text, env).encode())
-    if "git" in spec:
-        git(root, "init", "-q")
-        commit(root, "ledger", 1)
-        for key, value in spec["git"].get("config", {}).items():
-            git(root, "config", key, _fill(value, env))
-        if spec["git"].get("after"):  # a later commit: a symlink added, for diff
-            for rel, target in spec["git"]["after"].get("symlinks", {}).items():
-                (root / rel).symlink_to(_fill(target, env))
-            commit(root, "attack", 2)
+
+
+def _make_history(spec: dict, root: Path, env: dict[str, str]) -> None:
+    """A repository of the ledger, its config as given, and a later commit when asked."""
+    git(root, "init", "-q")
+    commit(root, "ledger", 1)
+    for key, value in spec["git"].get("config", {}).items():
+        git(root, "config", key, _fill(value, env))
+    if spec["git"].get("after"):  # a later commit: a symlink added, for diff
+        for rel, target in spec["git"]["after"].get("symlinks", {}).items():
+            (root / rel).symlink_to(_fill(target, env))
+        commit(root, "attack", 2)
 
 
 def _limit_memory() -> None:

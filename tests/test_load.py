@@ -42,7 +42,7 @@ def test_duplicate_key_points_at_the_second():
 
 def test_alias_bomb_is_refused_without_expansion():
     levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    for prev, cur in zip("abcdefgh", "bcdefghi"):
+    for prev, cur in zip("abcdefgh", "bcdefghi", strict=True):
         levels.append(f"{cur}: &{cur} [" + ",".join([f"*{prev}"] * 9) + "]")
     text = "\n".join(levels) + "\n"
     assert len(text) < 600

@@ -49,10 +49,10 @@ def test_brief():
 
 def test_json_lines_anchor_every_value_and_mark_citations():
     lines = json_lines({"a b": [1, {"c/d": None}], "e": {}}, {"/a b/1/c~1d": ["dim"]})
-    ids = [l["id"] for l in lines if l["id"]]
+    ids = [line["id"] for line in lines if line["id"]]
     assert ids == ["p", "p/a%20b", "p/a%20b/0", "p/a%20b/1", "p/a%20b/1/c~1d", "p/e"]
     assert all(" " not in i for i in ids)
-    cited = [l for l in lines if l["cited_by"]]
+    cited = [line for line in lines if line["cited_by"]]
     assert len(cited) == 1 and cited[0]["pointer"] == "/a b/1/c~1d" and cited[0]["text"].strip() == '"c/d": null'
     assert pointer_anchor("/a b") == "p/a%20b"
 
