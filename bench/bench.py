@@ -224,7 +224,8 @@ def size_benchmark(work: Path, n: int, runs: int, peers: Path | None, skip: set[
         cmds["mkdocs"] = ([str(peers / "bin/mkdocs"), "build", "-q", "-d", str(work / f"mk-site-{n}")], project, None)
     if peers and "check-jsonschema" not in skip:
         files = sorted(str(p) for p in ledger.glob("claims/*/dimension-*.yaml"))
-        cmds["cj"] = [str(peers / "bin/check-jsonschema"), "--schemafile", str(REPO / "schema/dimension.schema.json"), *files]
+        cmds["cj"] = [str(peers / "bin/check-jsonschema"), "--schemafile", str(REPO / "schema/dimension.schema.json"),
+                      *files]
     if peers and "doorstop" not in skip:
         tree = doorstop_tree(ledger, work / f"doorstop-{n}")
         cmds["doorstop"] = ([str(peers / "bin/doorstop")], tree, None)
@@ -270,12 +271,15 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="scorecard-bench-"))
     install_scorecard()
     peers = install_peers() if args.peers else None
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                            text=True).stdout.strip()
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True,
                            text=True).stdout.strip()
     print(f"{time.strftime('%Y-%m-%d')}; machine: {os.cpu_count()} cores, "
-          f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, Python {platform.python_version()}; "
-          f"commit {commit}{' (with uncommitted changes)' if dirty else ''}; median of {args.runs} interleaved rounds\n")
+          f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, "
+          f"Python {platform.python_version()}; "
+          f"commit {commit}{' (with uncommitted changes)' if dirty else ''}; "
+          f"median of {args.runs} interleaved rounds\n")
     print("| command | wall (median) | peak RSS | ratio (median of same-round ratios) |\n| --- | --- | --- | --- |")
     t = measure({"click": [PY, "-c", "import click"], "help": [*SCORECARD, "--help"]}, max(args.runs, 5))
     print(row("python -c 'import click'", t["click"]))

@@ -23,7 +23,8 @@ import make_ledger  # noqa: E402
 
 START = 1767225600  # 2026-01-01T00:00:00Z
 ENV = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "Bench",
-       "GIT_AUTHOR_EMAIL": "bench@example.org", "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "bench@example.org"}
+       "GIT_AUTHOR_EMAIL": "bench@example.org", "GIT_COMMITTER_NAME": "Bench",
+       "GIT_COMMITTER_EMAIL": "bench@example.org"}
 
 
 def _git(root: Path, *args: str, when: int | None = None) -> None:
@@ -85,8 +86,8 @@ def make(n: int, commits: int, root: Path, seed: int = 11) -> None:
         elif roll < 0.80:
             path = rng.choice(_records(root, ("no-claim", "out-of-scope")))
             text = path.read_text()
-            swapped = (text.replace("\nstatus: no-claim\n", "\nstatus: out-of-scope\n") if "\nstatus: no-claim\n" in text
-                       else text.replace("\nstatus: out-of-scope\n", "\nstatus: no-claim\n"))
+            no_claim, out = "\nstatus: no-claim\n", "\nstatus: out-of-scope\n"
+            swapped = text.replace(no_claim, out) if no_claim in text else text.replace(out, no_claim)
             path.write_text(swapped)
             message = f"status of {path.stem}"
         elif roll < 0.85:
@@ -98,7 +99,8 @@ def make(n: int, commits: int, root: Path, seed: int = 11) -> None:
         elif roll < 0.90:
             source = rng.choice(_records(root))
             renamed += 1
-            _git(root, "mv", str(source.relative_to(root)), str(source.with_name(f"renamed-{renamed:04d}.yaml").relative_to(root)))
+            renamed_path = source.with_name(f"renamed-{renamed:04d}.yaml")
+            _git(root, "mv", str(source.relative_to(root)), str(renamed_path.relative_to(root)))
             message = f"rename {source.stem}"
         else:
             (root / "NOTES.md").write_text(make_ledger.prose(rng, 3) + "\n")

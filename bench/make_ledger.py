@@ -11,7 +11,10 @@ import sys
 from pathlib import Path
 
 STATUSES = ["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]
-WORDS = ["throughput", "latency", "goodput", "cache", "prefix", "decode", "prefill", "tokens", "request", "batch", "scheduler", "kernel", "memory", "bandwidth", "transfer", "attention", "quantization", "utilization", "fleet", "workload", "trace", "baseline", "replica", "node", "cluster", "tail", "percentile", "budget", "power", "efficiency", "capacity", "router", "speculative"]
+WORDS = ["throughput", "latency", "goodput", "cache", "prefix", "decode", "prefill", "tokens", "request", "batch",
+         "scheduler", "kernel", "memory", "bandwidth", "transfer", "attention", "quantization", "utilization", "fleet",
+         "workload", "trace", "baseline", "replica", "node", "cluster", "tail", "percentile", "budget", "power",
+         "efficiency", "capacity", "router", "speculative"]
 PER_CATEGORY = 20
 PER_ARTIFACT = 10
 
@@ -53,7 +56,8 @@ def make(n: int, root: Path, seed: int = 7, forms: bool = False) -> None:
         bar = round(rng.uniform(10, 1000), 2)
         factor = {"leads": 1.3, "parity": 1.01, "trails": 0.7, "simulated": 1.1}.get(status, 1.0)
         key = f"dim-{i}"
-        art["runs"][key] = {"samples": [round(bar * factor * 0.9, 3), round(bar * factor, 3)], "p50": round(bar * factor, 3)}
+        p50 = round(bar * factor, 3)
+        art["runs"][key] = {"samples": [round(bar * factor * 0.9, 3), p50], "p50": p50}
         lines = [
             f"title: {sentence(rng, 8)[:-1]}",
             "why: >-", *(f"  {s}" for s in prose(rng, 3).split(". ")),
@@ -61,7 +65,8 @@ def make(n: int, root: Path, seed: int = 7, forms: bool = False) -> None:
             f"  bar: >-\n    {prose(rng, 2)}",
             f"  value: {bar}", "  unit: req/s", "  better: higher",
             f"  source: https://example.org/paper/{i}", "  date: 2025-06",
-            "leaders:", f"  - System {rng.randint(1, 50)} ({rng.randint(2, 90)}% over baseline)", f"  - System {rng.randint(51, 99)}",
+            "leaders:", f"  - System {rng.randint(1, 50)} ({rng.randint(2, 90)}% over baseline)",
+            f"  - System {rng.randint(51, 99)}",
             f"status: {status}",
             f"claim: {sentence(rng, 9)}",
         ]

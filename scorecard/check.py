@@ -90,7 +90,8 @@ def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: b
     findings = list(loaded.findings)
     settings = _validate(loaded.settings, Settings, findings) if loaded.settings else None
     if settings is None:
-        settings = Settings.model_construct(title="(invalid scorecard.yaml)", subject="subject")  # defaults for the rest
+        # defaults for the rest:
+        settings = Settings.model_construct(title="(invalid scorecard.yaml)", subject="subject")
     categories: list[CategoryRecord] = []
     seen_ids: dict[str, str] = {}
     count = 0
@@ -143,7 +144,8 @@ def check_one(doc: Document, category: str, settings: Settings, store: ArtifactS
 
 # --- schema errors as findings --------------------------------------------------------------
 
-_EXPECTED = {"string_type": "text", "float_type": "number", "int_type": "whole number", "int_from_float": "whole number",
+_EXPECTED = {"string_type": "text", "float_type": "number", "int_type": "whole number",
+             "int_from_float": "whole number",
              "bool_type": "boolean", "list_type": "list", "dict_type": "mapping", "model_type": "mapping",
              "model_attributes_type": "mapping"}
 UNION_TAGS = ("~text", "~link")
@@ -236,7 +238,8 @@ def _clean_loc(data: object, loc: tuple) -> tuple:
     out: list = []
     node = data
     for i, part in enumerate(loc):
-        if isinstance(node, dict) and part in node or isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        if (isinstance(node, dict) and part in node
+                or isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)):
             node = node[part]
         elif part in UNION_TAGS or (isinstance(part, str) and "[" in part and i < len(loc) - 1):
             continue  # a tag pydantic adds for a union member or a validator, not part of the data

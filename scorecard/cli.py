@@ -263,7 +263,8 @@ def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -
     except review.UnknownDimension as exc:
         raise click.UsageError(f"no dimension named {exc} (ids are the file names in claims/<category>/)") from None
     if outcome.blocking:
-        click.echo(report.text(outcome.blocking, outcome.checked.dimension_count, style=click.style), nl=False, err=True)
+        click.echo(report.text(outcome.blocking, outcome.checked.dimension_count, style=click.style),
+                   nl=False, err=True)
         _echo("review refused: fix the errors above first; no file was changed", err=True)
         sys.exit(EXIT_FINDINGS)
     if outcome.refusal:
@@ -292,7 +293,8 @@ def _dimension_id(root: Path, given: str) -> str:
     try:
         category, name = path.relative_to(root / "claims").parts
     except ValueError:
-        raise click.UsageError(f"{given} is not a dimension file of this ledger (claims/<category>/<id>.yaml)") from None
+        raise click.UsageError(f"{given} is not a dimension file of this ledger "
+                               "(claims/<category>/<id>.yaml)") from None
     return Path(name).stem
 
 
@@ -308,6 +310,7 @@ def history(root: str | None, dim_id: str | None, fmt: str, limit: int) -> None:
     Without ID, the latest changes to the whole ledger, newest first (as changes.html lists them).
     """
     from . import history as h
+    from . import timeline
 
     ledger_root = _root(root)
     try:
@@ -316,7 +319,8 @@ def history(root: str | None, dim_id: str | None, fmt: str, limit: int) -> None:
         _echo(f"scorecard: {exc}", err=True)
         sys.exit(EXIT_FINDINGS)
     if dim_id is None:
-        _echo((h.ledger_json if fmt == "json" else h.ledger_text)(walked, limit), nl=False, json=fmt == "json")
+        tell = timeline.ledger_json if fmt == "json" else timeline.ledger_text
+        _echo(tell(walked, limit), nl=False, json=fmt == "json")
         return
     found = walked.dimensions.get(dim_id)
     if found is None:
@@ -331,7 +335,8 @@ def history(root: str | None, dim_id: str | None, fmt: str, limit: int) -> None:
             raise click.UsageError(f"no dimension '{dim_id}' in the committed history (up to {walked.head.short}); "
                                    + (f"did you mean {', '.join(repr(n) for n in near)}? " if near else "")
                                    + "a dimension that is not committed yet has no history")
-    _echo((h.as_json if fmt == "json" else h.as_text)(dim_id, found, walked.notes), nl=False, json=fmt == "json")
+    tell_one = timeline.as_json if fmt == "json" else timeline.as_text
+    _echo(tell_one(dim_id, found, walked.notes), nl=False, json=fmt == "json")
 
 
 @main.command()

@@ -82,7 +82,8 @@ class Side:
 def _side(label: str, root: Path) -> Side:
     result, store = validate(root)
     dims = {d.id: d for d in result.ledger.dimensions()}
-    values = {i: measure.read(d.model.result, store.get).measurement if d.model.result else None for i, d in dims.items()}
+    values = {i: measure.read(d.model.result, store.get).measurement if d.model.result else None
+              for i, d in dims.items()}
     errors: dict[str, list[str]] = {}
     for f in result.findings:
         if f.severity == "error":

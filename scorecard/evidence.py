@@ -32,7 +32,8 @@ def parse_pointer(pointer: str) -> list[str]:
         i = raw.find("~")
         while i != -1:
             if raw[i + 1: i + 2] not in ("0", "1"):
-                raise PointerError(f"'~' in pointer '{pointer}' must be followed by 0 or 1 (~0 is '~', ~1 is '/')", syntax=True)
+                raise PointerError(f"'~' in pointer '{pointer}' must be followed by 0 or 1 (~0 is '~', ~1 is '/')",
+                                   syntax=True)
             i = raw.find("~", i + 2)
         tokens.append(raw.replace("~1", "/").replace("~0", "~"))
     return tokens
@@ -51,7 +52,8 @@ def resolve_pointer(data: object, pointer: str) -> object:
         if isinstance(node, dict):
             if token not in node:
                 near = _near(token, node)
-                raise PointerError(f"no key '{token}' at '{walked or '/'}'" + (f" (did you mean '{near}'?)" if near else ""))
+                near_text = f" (did you mean '{near}'?)" if near else ""
+                raise PointerError(f"no key '{token}' at '{walked or '/'}'" + near_text)
             node = node[token]
         elif isinstance(node, list):
             if token == "-":

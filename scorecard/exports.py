@@ -43,7 +43,8 @@ def dimension_data(d: ResolvedDimension) -> dict:
         "id": d.id, "category": rec.category, "file": rec.file, "url": f"{rec.category}/#{d.id}",
         **rec.model.model_dump(mode="json", exclude={"order"}), "glyph": d.glyph,
         "measured": None if m is None else measured_data(m),
-        "comparison": None if c is None else {"ratio": c.ratio, "margin": c.margin, "standing": c.standing, "better": c.better,
+        "comparison": None if c is None else {"ratio": c.ratio, "margin": c.margin, "standing": c.standing,
+                                              "better": c.better,
                                               "value": c.value, "unit": c.unit, "low": c.low, "high": c.high},
         "not_compared": d.not_compared or None,
         "source_age_months": d.source_age_months, "source_stale": d.source_stale,
@@ -66,7 +67,8 @@ def measured_data(m) -> dict:
            "n": mm.n, "stat": s.stat if s else None, "low": mm.low, "high": mm.high,
            "interval": mm.interval_from or None, "coverage": mm.coverage, "expr": mm.expr}
     if mm.expr:
-        out["inputs"] = {src.name: {"value": src.value, "unit": src.unit, "evidence": src.evidence, src.kind: src.selector,
+        out["inputs"] = {src.name: {"value": src.value, "unit": src.unit, "evidence": src.evidence,
+                                    src.kind: src.selector,
                                     "n": src.summary.n if src.summary else 1, "meta": src.meta} for src in mm.sources}
     return out
 
@@ -143,7 +145,9 @@ def sitemap(led: ResolvedLedger) -> bytes:
     from xml.sax.saxutils import escape
 
     base = led.settings.base_url.rstrip("/") + "/"
-    paths = [""] + [p for c in led.categories for p in [f"{c.slug}/", *(f"{c.slug}/card-{d.id}.html" for d in c.dimensions if led.settings.cards)]]
+    cards = led.settings.cards
+    paths = [""] + [p for c in led.categories
+                    for p in [f"{c.slug}/", *(f"{c.slug}/card-{d.id}.html" for d in c.dimensions if cards)]]
     if led.history is not None:
         paths.append("changes.html")
     day = led.as_of.isoformat()

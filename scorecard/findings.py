@@ -84,8 +84,9 @@ RULES: dict[str, Rule] = _rules(
     ("SC205", "bad-date", "error", "A date is not YYYY, YYYY-MM or YYYY-MM-DD, or not a real date."),
     ("SC206", "value-needs-unit", "error", "sota.value is given without unit and better."),
     ("SC207", "claim-not-one-line", "error", "claim must be a single line."),
-    ("SC208", "result-form", "error", "A result or selection mixes or lacks its forms: exactly one of pointer: and path:, "
-                                      "or expr: with inputs: instead of evidence:."),
+    ("SC208", "result-form", "error",
+     "A result or selection mixes or lacks its forms: exactly one of pointer: and path:, "
+     "or expr: with inputs: instead of evidence:."),
     # Evidence
     ("SC301", "result-missing", "error", "A measured status has no result."),
     ("SC302", "result-forbidden", "error", "A status without a number carries a result."),
@@ -106,12 +107,14 @@ RULES: dict[str, Rule] = _rules(
     ("SC315", "unused-input", "warning", "An input under inputs: is not used by expr:."),
     # Traces and paths
     ("SC401", "trace-not-found", "error", "A trace names a file that does not exist."),
-    ("SC402", "trace-fragment", "error", "A trace fragment is not a JSON pointer into a JSON file, or does not resolve."),
+    ("SC402", "trace-fragment", "error",
+     "A trace fragment is not a JSON pointer into a JSON file, or does not resolve."),
     ("SC403", "bad-url", "error", "A URL is not http(s) with a host."),
     ("SC404", "path-escapes", "error", "A path leaves the ledger root (.., absolute, backslash, or a symlink out)."),
     ("SC405", "trace-not-file", "error", "A trace names a folder, not a file."),
     ("SC406", "not-regular-file", "error", "A path names a FIFO, device or socket: only regular files are read."),
-    ("SC407", "vcs-folder", "error", "A path goes into .git/ (or another version-control folder): never read or published."),
+    ("SC407", "vcs-folder", "error",
+     "A path goes into .git/ (or another version-control folder): never read or published."),
     ("SC408", "file-over-limit", "error", "An evidence file or trace target is over the size limit (16 MiB)."),
     ("SC409", "case-collision", "error", "Two cited files differ only in letter case: the site cannot hold both."),
     # Honesty
@@ -128,11 +131,13 @@ RULES: dict[str, Rule] = _rules(
     ("SC601", "source-not-url", "error", "sota.source is not an http(s) URL."),
     ("SC602", "date-in-future", "error", "sota.date is in the future."),
     ("SC603", "source-stale", "warning", "sota.date is older than stale_after_months."),
-    ("SC604", "placeholder-text", "warning", "Example text written by init or new is still there: it would be published."),
+    ("SC604", "placeholder-text", "warning",
+     "Example text written by init or new is still there: it would be published."),
     # Site
     ("SC701", "template-error", "error", "A template (a ledger's override, or the theme) fails to compile or render."),
     # Review
-    ("SC801", "suspect-claim", "warning", "What a reviewed claim rests on changed since its reviewed: stamp was written."),
+    ("SC801", "suspect-claim", "warning",
+     "What a reviewed claim rests on changed since its reviewed: stamp was written."),
     ("SC802", "not-reviewed", "warning", "A measured claim has no reviewed: stamp, and require_review is set."),
 )
 

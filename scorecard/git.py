@@ -116,7 +116,8 @@ def first_parent_log(top: Path, prefix: str, paths: list[str], rev: str = "HEAD"
     commit of a (possibly shallow) history lists every file as added.
     """
     out = run(["log", "--first-parent", "--reverse", "--root", "-M", "--raw", "-z", "--no-abbrev",
-               "--diff-merges=first-parent", "--format=%x01%H%x00%ct%x00%s", rev, "--", *(prefix + p for p in paths)], top)
+               "--diff-merges=first-parent", "--format=%x01%H%x00%ct%x00%s", rev, "--",
+               *(prefix + p for p in paths)], top)
     tokens = out.split(b"\0")
     commits: list[Commit] = []
     i = 0

@@ -105,7 +105,8 @@ def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
     findings: list[Finding] = []
     real_root = root.resolve()
     settings_path = root / SETTINGS_FILE
-    settings = read_document(root, settings_path, findings, cache) if settings_path.exists() or settings_path.is_symlink() else None
+    present = settings_path.exists() or settings_path.is_symlink()
+    settings = read_document(root, settings_path, findings, cache) if present else None
     if settings is None:
         findings.append(finding("SC001", SETTINGS_FILE, (1, 1), "scorecard.yaml is missing",
                                 "create scorecard.yaml with at least title: and subject:"))
@@ -144,7 +145,8 @@ def _linked_inside(path: Path, real_root: Path, rel: str, findings: list[Finding
     return True
 
 
-def _load_category(root: Path, folder: Path, slug: str, findings: list[Finding], cache: ParseCache | None) -> CategoryFiles:
+def _load_category(root: Path, folder: Path, slug: str, findings: list[Finding],
+                   cache: ParseCache | None) -> CategoryFiles:
     meta = None
     dimensions: list[Document] = []
     real_root = root.resolve()

@@ -32,7 +32,8 @@ def _non_empty(value: str) -> str:
 
 def _one_line(value: str) -> str:
     if "\n" in value.strip():
-        raise PydanticCustomError("SC207", "claim must be one line; it has {n} lines", {"n": value.strip().count("\n") + 1})
+        lines = value.strip().count("\n") + 1
+        raise PydanticCustomError("SC207", "claim must be one line; it has {n} lines", {"n": lines})
     return value
 
 
@@ -78,7 +79,8 @@ def _date(value: str) -> str:
         if m and m[3]:
             raise PydanticCustomError("SC205", "'{value}': day {day} is past the end of that month",
                                       {"value": value, "day": m[3]})
-        raise PydanticCustomError("SC205", "'{value}' is not a date of the form YYYY, YYYY-MM or YYYY-MM-DD", {"value": value})
+        raise PydanticCustomError("SC205", "'{value}' is not a date of the form YYYY, YYYY-MM or YYYY-MM-DD",
+                                  {"value": value})
     return value
 
 
@@ -155,7 +157,8 @@ class Sota(Record):
     bar: Text = Field(description="Markdown: the bar in words.")
     value: Number | None = Field(None, description="The bar as a number.")
     unit: str | None = Field(None, description="Unit of value; required with value.")
-    better: Literal["higher", "lower"] | None = Field(None, description="Which direction is better; required with value.")
+    better: Literal["higher", "lower"] | None = Field(None,
+                                                      description="Which direction is better; required with value.")
     source: SourceUrl = Field(description="http(s) URL of the source.")
     date: DateText = Field(description="YYYY, YYYY-MM or YYYY-MM-DD; not in the future.")
     checked: DateText | None = Field(None, description="YYYY-MM or YYYY-MM-DD: when a person last confirmed the bar "
@@ -291,7 +294,8 @@ def _allow_year_number(node: object) -> None:
         if isinstance(date, dict) and date.get("type") == "string" and "pattern" in date:
             date.pop("type")
             pattern = date.pop("pattern")
-            date["anyOf"] = [{"type": "string", "pattern": pattern}, {"type": "integer", "minimum": 1000, "maximum": 9999}]
+            date["anyOf"] = [{"type": "string", "pattern": pattern},
+                             {"type": "integer", "minimum": 1000, "maximum": 9999}]
         for value in node.values():
             _allow_year_number(value)
     elif isinstance(node, list):

@@ -52,7 +52,8 @@ def resolve_inside(root: Path, rel: str, real_root: Path | None = None) -> Path:
         raise PathProblem("SC404", f"path '{rel}' leaves the ledger root", escape_hint)
     if any(part in VCS_FOLDERS for part in rel.split("/")):
         raise PathProblem("SC407", f"path '{rel}' is inside a version-control folder",
-                          "cite a file of the ledger itself; nothing under .git/ (or .hg/, .svn/) is ever read or published")
+                          "cite a file of the ledger itself; nothing under .git/ (or .hg/, .svn/) is ever read "
+                          "or published")
     path = root / rel
     real = real_path(path, rel)
     inside = real_root or root.resolve()
@@ -112,7 +113,8 @@ def read_regular(path: Path, rel: str, limit: int) -> bytes:
                               "commit an ordinary file in its place")
         if info.st_size > limit:
             raise PathProblem("SC408", f"'{rel}' is {info.st_size:,} bytes, over the {limit:,}-byte limit",
-                              "cite a smaller artifact (summarise the raw output), or keep the large file out of the ledger")
+                              "cite a smaller artifact (summarise the raw output), or keep the large file out of "
+                              "the ledger")
         chunks = []
         left = limit + 1
         while left > 0:

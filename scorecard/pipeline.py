@@ -98,7 +98,5 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict |
     except TemplateError as exc:  # the write stage has already removed its temporary folder
         result.findings.append(template_finding(exc, root, builtin_templates()))
         return BuildOutcome(result, 0, None, True, notes=notes)
-    return BuildOutcome(result, count, out, False, sorted(resolved.files), BuildState(result.ledger, store, resolved, site),
-                        notes)
-
-
+    return BuildOutcome(result, count, out, False, sorted(resolved.files),
+                        BuildState(result.ledger, store, resolved, site), notes)

@@ -73,7 +73,8 @@ class Site:
                                 ratio=fmt_ratio, title=title_html, plain=title_text)
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, measured_text=measured_text,
                                 measured_detail=measured_detail, counts_chart=counts_chart,
-                                standing_text=standing_text, glyphs=GLYPHS, statuses=STATUSES, overview_chart=overview_chart,
+                                standing_text=standing_text, glyphs=GLYPHS, statuses=STATUSES,
+                                overview_chart=overview_chart,
                                 status_labels=STATUS_LABELS, file_href=self.file_href, trace_href=self.trace_href,
                                 evidence_href=self.evidence_href, version=__version__,
                                 history_chart=self.history_chart, review_counts=review_counts,
@@ -107,13 +108,14 @@ class Site:
 
     def history_pages(self) -> Iterator[tuple[str, bytes]]:
         """changes.html, feed.xml and history.json, when the site is built with its history."""
-        from .history import as_data
+        from .timeline import as_data
 
         led = self.ledger
         hist = led.history
         yield "changes.html", self.page("changes.html", "", "changes.html", history=hist)
         base = (led.settings.base_url.rstrip("/") + "/") if led.settings.base_url else ""
-        feed_id = base + "feed.xml" if base else "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, f"scorecard-feed:{led.settings.title}"))
+        feed_name = f"scorecard-feed:{led.settings.title}"
+        feed_id = base + "feed.xml" if base else "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, feed_name))
         yield "feed.xml", markup_bytes(self.env.get_template("feed.xml").render(
             site={"title": led.settings.title, "subject": led.settings.subject, "base": base},
             feed_id=feed_id, history=hist, entries=hist.events[:FEED_ENTRIES],
@@ -144,7 +146,8 @@ class Site:
                     card = f"{cat.slug}/card-{d.id}.html"
                     pages[card] = self.page("card.html", "../", card, category=cat, d=d)
                 if d.status not in badges:  # a dimension badge depends only on the subject and the status
-                    badges[d.status] = self.badge(self.ledger.settings.subject, f"{d.glyph} {STATUS_LABELS[d.status]}", d.status)
+                    badges[d.status] = self.badge(self.ledger.settings.subject,
+                                                  f"{d.glyph} {STATUS_LABELS[d.status]}", d.status)
                 pages[f"_badges/{d.id}.svg"] = badges[d.status]
         return pages
 
@@ -209,7 +212,8 @@ class Site:
                 sha256=hashlib.sha256(raw).hexdigest(), meta=data.get("meta") if isinstance(data, dict) else None)
         elif rel.endswith(".json"):  # a trace to a file that is not JSON after all: shown as text
             yield f"_files/{rel}.html", self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=True,
-                                                  body=Markup("<pre>") + raw.decode("utf-8", "replace") + Markup("</pre>"))
+                                                  body=Markup("<pre>") + raw.decode("utf-8", "replace")
+                                                  + Markup("</pre>"))
         else:
             yield f"_files/{rel}.html", self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=True,
                                                   body=markdown_block(raw.decode("utf-8-sig", "replace")))
@@ -217,7 +221,8 @@ class Site:
     def badge(self, label: str, text: str, status: str) -> bytes:
         """A flat SVG badge; widths estimated from the text length (deterministic)."""
         lw, tw = 12 + 7 * len(label), 12 + 7 * len(text)
-        return markup_bytes(self.env.get_template("badge.svg").render(label=label, text=text, status=status, lw=lw, tw=tw))
+        template = self.env.get_template("badge.svg")
+        return markup_bytes(template.render(label=label, text=text, status=status, lw=lw, tw=tw))
 
 
 FEED_ENTRIES = 100

@@ -208,7 +208,8 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
                              review=review, review_changes=list(rec.changes or []),
                              evidence_date=measured_on, evidence_date_from=measured_from,
                              evidence_age_months=evidence_age,
-                             evidence_stale=bool(evidence_after and evidence_age is not None and evidence_age > evidence_after))
+                             evidence_stale=bool(evidence_after and evidence_age is not None
+                                                 and evidence_age > evidence_after))
 
 
 def _trace_view(entry, dim_id: str, root: Path, store: ArtifactStore, citations: dict, files: dict) -> TraceView:

@@ -103,7 +103,8 @@ def read_result(rec: DimensionRecord, store: ArtifactStore, out: list[Finding]) 
     doc = rec.doc
     reading = measure.read(rec.model.result, store.get)
     for p in reading.problems:
-        out.append(finding(p.code, doc.file, doc.pos(p.loc, key=p.loc[-1] in _KEY_LOCS or p.loc[-2:-1] == ("inputs",)), p.message, p.hint))
+        at_key = p.loc[-1] in _KEY_LOCS or p.loc[-2:-1] == ("inputs",)
+        out.append(finding(p.code, doc.file, doc.pos(p.loc, key=at_key), p.message, p.hint))
     return None if reading.errors else reading.measurement
 
 
@@ -167,7 +168,8 @@ def _check_placeholders(rec: DimensionRecord, findings: list[Finding]) -> None:
         value = getattr(dim, path[0]) if len(path) == 1 else getattr(getattr(dim, path[0]), path[1])
         if isinstance(value, str) and " ".join(value.split()) == text:
             left.append((path, ".".join(path)))
-    left += [(("leaders", i), f"leaders[{i}] ({ph.LEADER})") for i, leader in enumerate(dim.leaders) if leader == ph.LEADER]
+    left += [(("leaders", i), f"leaders[{i}] ({ph.LEADER})") for i, leader in enumerate(dim.leaders)
+             if leader == ph.LEADER]
     left += [(("trace", i), f"trace[{i}] ({ph.SOURCE})") for i, entry in enumerate(dim.trace)
              if (entry if isinstance(entry, str) else entry.target) == ph.SOURCE]
     if left:
@@ -219,7 +221,8 @@ def _check_fragment(rec: DimensionRecord, target: str, pos: tuple[int, int], sto
     file = rec.doc.file
     rel, _, fragment = target.partition("#")
     if not fragment.startswith("/") or not rel.endswith(".json"):
-        findings.append(finding("SC402", file, pos, f"trace fragment '#{fragment}' must be a JSON pointer into a .json file",
+        findings.append(finding("SC402", file, pos,
+                                f"trace fragment '#{fragment}' must be a JSON pointer into a .json file",
                                 "write file.json#/path/to/value, or drop the fragment"))
         return
     try:

@@ -58,7 +58,7 @@ claim: {claim}          # required: one line, our position in words
   What is and is not measured, and why.
 trace:                                # optional: files, file.json#/pointer, or URLs; each must resolve
   - https://example.org/paper
-{trace}"""
+{trace}"""  # noqa: E501 (the file users get, its comments in one column)
 
 RESULT = """result:                               # required for leads, parity, trails, simulated
   evidence: evidence/{evidence}        # a JSON file under evidence/

@@ -24,9 +24,10 @@ from .paths import name_suffix
 
 WATCHED = ("scorecard.yaml", "claims", "evidence", "templates")
 STATUS_PATH = "/__scorecard__/status"
-RELOAD_SCRIPT = b"""<script>(function(){var g=null;setInterval(function(){fetch('""" + STATUS_PATH.encode() + \
-    b"""').then(function(r){return r.json()}).then(function(s){if(g!==null&&s.generation!==g){location.reload()}g=s.generation})
-.catch(function(){})},500)}())</script>"""
+RELOAD_SCRIPT = (b"""<script>(function(){var g=null;setInterval(function(){fetch('""" + STATUS_PATH.encode()
+                 + b"""').then(function(r){return r.json()}).then(function(s){"""
+                 b"""if(g!==null&&s.generation!==g){location.reload()}g=s.generation})
+.catch(function(){})},500)}())</script>""")
 
 
 class Rebuilder:
@@ -177,7 +178,8 @@ class Rebuilder:
 
 
 # What the site holds (see views.RAW_SUFFIXES), by suffix; anything else is served as bytes to save.
-TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".js": "text/javascript; charset=utf-8",
          ".svg": "image/svg+xml", ".json": "application/json", ".xml": "application/atom+xml",
          ".txt": "text/plain; charset=utf-8", ".text": "text/plain; charset=utf-8", ".log": "text/plain; charset=utf-8",
          ".md": "text/plain; charset=utf-8", ".csv": "text/csv; charset=utf-8",

@@ -49,7 +49,7 @@ def summarise(samples: list[float], stat: str = "median") -> Summary:
         half = t_quantile(1 - (1 - LEVEL) / 2, n - 1) * sd / math.sqrt(n)
         return Summary(stat, mean, n, lowest, highest, mean - half, mean + half, LEVEL)
     mid = n // 2
-    median = xs[mid] if n % 2 else xs[mid - 1] / 2 + xs[mid] / 2
+    median = xs[mid] if n % 2 else _midpoint(xs[mid - 1], xs[mid])
     if n < 2:
         return Summary("median", median, n, lowest, highest)
     k, coverage = median_rank(n)
@@ -146,3 +146,11 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
         if abs(d * c - 1) < 1e-15:
             break
     return h
+
+
+def _midpoint(a: float, b: float) -> float:
+    """(a + b) / 2 for a <= b, without overflow near the float maximum or underflow near zero."""
+    mid = (a + b) / 2
+    if math.isinf(mid):
+        mid = a / 2 + b / 2
+    return min(max(mid, a), b)  # rounding never takes it outside [a, b]

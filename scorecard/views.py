@@ -73,7 +73,9 @@ def standing_text(d: ResolvedDimension) -> str:
         inside = c.low is not None and abs(c.margin) > c.tolerance
         why = "the interval reaches the bar" if inside else "within tolerance"
         return f"level with the bar ({fmt_percent(c.margin)} {side}, {why})"
-    return f"{fmt_percent(c.margin)} {side} the bar" if c.standing == "behind" else f"{fmt_percent(c.margin)} ahead of the bar"
+    if c.standing == "behind":
+        return f"{fmt_percent(c.margin)} {side} the bar"
+    return f"{fmt_percent(c.margin)} ahead of the bar"
 
 
 # An artifact larger than this (bytes, or pretty-printed lines) gets a summary page: its cited

@@ -217,7 +217,8 @@ class _Builder:
         pos = (m.line + 1, m.column + 1)
         if key in frame.container:
             first = self.doc.key_marks.get(frame.path + (key,), pos)
-            self.findings.append(finding("SC102", self.doc.file, pos, f"duplicate key '{key}' (first at line {first[0]})",
+            self.findings.append(finding("SC102", self.doc.file, pos,
+                                         f"duplicate key '{key}' (first at line {first[0]})",
                                          "remove one of the two; YAML would silently keep only the last"))
             frame.container.pop(key)  # type: ignore[call-overload]
         frame.key = key
@@ -285,7 +286,8 @@ def parse_bytes(raw: bytes, doc: Document, findings: list[Finding]) -> None:
                                 "save the file as UTF-8"))
         return
     if not text.strip():
-        findings.append(finding("SC106", doc.file, (1, 1), "the file is empty", "fill in the record or delete the file"))
+        findings.append(finding("SC106", doc.file, (1, 1), "the file is empty",
+                                "fill in the record or delete the file"))
         return
     if "\x00" in text:
         findings.append(finding("SC107", doc.file, (1, 1), "the file contains a NUL byte: not text",

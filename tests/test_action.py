@@ -72,8 +72,8 @@ def test_validate_annotates_and_keeps_going_so_the_summary_is_written(tmp_path, 
     assert status == 0 and outputs["validate-status"] == "0" and "no errors" in summary
     sarif = json.loads(Path(outputs["sarif-file"]).read_text())
     assert sarif["version"] == "2.1.0"
-    (root / "claims/core/alpha.yaml").write_text((root / "claims/core/alpha.yaml").read_text().replace("status: leads",
-                                                                                                          "status: trails"))
+    alpha = root / "claims/core/alpha.yaml"
+    alpha.write_text(alpha.read_text().replace("status: leads", "status: trails"))
     status, summary, outputs, log = runner(tmp_path / "2", root, "validate")
     assert status == 0 and outputs["validate-status"] == "1" and "has problems" in summary
     assert "::error file=claims/core/alpha.yaml,line=10" in log

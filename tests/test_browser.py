@@ -86,7 +86,8 @@ def open_page(browser, url: str, scheme: str = "light", width: int = 1200):
     context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 900})
     page = context.new_page()
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
+            if m.type in ("error", "warning") else None)
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
     page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
@@ -100,7 +101,8 @@ def open_page(browser, url: str, scheme: str = "light", width: int = 1200):
 def axe_violations(page) -> list[str]:
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    return [f"{v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['html'][:120]})" for v in result["violations"]]
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['html'][:120]})"
+            for v in result["violations"]]
 
 
 def test_every_page_from_file_url_has_no_console_error(browser, sites):
@@ -228,7 +230,8 @@ def long_site(tmp_path_factory):
     alpha = alpha.replace("claim: 12 req/s", f"claim: 12 req/s {word}")
     alpha = alpha.replace("  - docs/notes.md", f"  - docs/notes.md\n  - {long_doc}\n  - https://example.org/{word}?q={word}")
     (root / "claims/core/alpha.yaml").unlink()
-    (root / f"claims/core/{long_id}.yaml").write_text(alpha.replace("leaders:", "leaders:") + f"note: {word} `{word}`\n")
+    (root / f"claims/core/{long_id}.yaml").write_text(alpha.replace("leaders:", "leaders:")
+                                                      + f"note: {word} `{word}`\n")
     site = base / "site"
     outcome = pipeline.build(root, site)
     assert not outcome.refused, outcome.checked.findings
@@ -265,7 +268,8 @@ def test_the_artifact_viewer_shows_one_line_per_json_line(browser, sites):
         }""")
         context.close()
         assert steps["lines"] > 3 and steps["text"] == steps["lines"], path.name
-        assert all(abs(step - steps["lh"]) < 1 for step in steps["steps"]), (path.name, steps["lh"], set(steps["steps"]))
+        assert all(abs(step - steps["lh"]) < 1 for step in steps["steps"]), (path.name, steps["lh"],
+                                                                             set(steps["steps"]))
 
 
 def test_hostile_site_fires_no_dialog_and_runs_no_script(browser, sites):

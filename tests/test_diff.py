@@ -67,7 +67,8 @@ def test_evidence_only_change(history):
     _, root = history
     changes = diff(root, "start", "evidence-only")
     assert list(changes) == ["alpha"]
-    assert changes["alpha"]["lines"] == ["measured value 12 req/s → 12.9 req/s, +7.5 %, better (from the evidence file only)"]
+    assert changes["alpha"]["lines"] == [
+        "measured value 12 req/s → 12.9 req/s, +7.5 %, better (from the evidence file only)"]
 
 
 def test_status_change(history):

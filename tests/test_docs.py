@@ -78,7 +78,8 @@ def test_the_pinned_rev_in_the_examples_is_one_this_repository_has():
 def test_user_docs_schemas_and_scaffolds_are_written_for_any_field():
     from scorecard.scaffold import dimension_text
 
-    texts = {p: p.read_text() for p in [*(REPO / "docs").rglob("*.md"), *(REPO / "schema").glob("*.json"), REPO / "README.md"]}
+    texts = {p: p.read_text()
+             for p in [*(REPO / "docs").rglob("*.md"), *(REPO / "schema").glob("*.json"), REPO / "README.md"]}
     texts["new"] = dimension_text("x", "trails")
     for where, text in texts.items():
         assert not re.search(r"\bfak\b", text), f"{where} speaks of one project's system as if it were the format"

@@ -22,5 +22,7 @@ def test_golden_site(tmp_path):
         want, got = (GOLDEN / rel).read_bytes(), (out / rel).read_bytes()
         if want != got:
             diff = "\n".join(difflib.unified_diff(want.decode(errors="replace").splitlines(),
-                                                  got.decode(errors="replace").splitlines(), rel, rel, lineterm="", n=2))
-            raise AssertionError(f"{rel} differs from the golden copy (regenerate with tests/regen_golden.py):\n{diff[:4000]}")
+                                                  got.decode(errors="replace").splitlines(), rel, rel, lineterm="",
+                                                  n=2))
+            raise AssertionError(f"{rel} differs from the golden copy (regenerate with tests/regen_golden.py):\n"
+                                 f"{diff[:4000]}")

@@ -252,7 +252,8 @@ def test_a_simulated_value_is_never_called_measured(tmp_path):
 
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     edit_file(root, "claims/core/alpha.yaml", "status: leads", "status: simulated")
-    edit_file(root, "scorecard.yaml", "stale_after_months: 24", "stale_after_months: 24\nstale_evidence_after_months: 12")
+    edit_file(root, "scorecard.yaml", "stale_after_months: 24",
+              "stale_after_months: 24\nstale_evidence_after_months: 12")
     git(root, "init", "-q")
     commit(root, "simulated", 1)
     set_rps(root, 13)
@@ -266,7 +267,8 @@ def test_a_simulated_value_is_never_called_measured(tmp_path):
              "diff": run_cli("diff", "HEAD~1", "HEAD", "--root", str(root), cwd=root).stdout}
     for where, text in shown.items():
         words = re.sub(r"<[^>]+>", " ", text)  # what a reader sees, not class names
-        assert not re.search(r"(?<!not )\bmeasured\b", words, re.I), (where, re.findall(r".{60}measured.{40}", words, re.I | re.S))
+        context = re.findall(r".{60}measured.{40}", words, re.I | re.S)
+        assert not re.search(r"(?<!not )\bmeasured\b", words, re.I), (where, context)
     assert "Simulated value over 2 recorded states" in section and "Simulated 4 months ago" in section
     assert "simulated value 12 req/s → 13 req/s" in shown["diff"]
 

@@ -23,7 +23,8 @@ def test_dates_stay_text_and_numbers_are_numbers():
 def test_yaml11_booleans_are_text_with_a_warning():
     doc, findings = parse("a: yes\nb: Off\nc: 'no'\n")
     assert doc.data == {"a": "yes", "b": "Off", "c": "no"}
-    assert [(f.code, f.line, f.col, f.severity) for f in findings] == [("SC111", 1, 4, "warning"), ("SC111", 2, 4, "warning")]
+    assert [(f.code, f.line, f.col, f.severity) for f in findings] == [("SC111", 1, 4, "warning"),
+                                                                      ("SC111", 2, 4, "warning")]
 
 
 def test_marks_are_one_based_for_keys_and_values():

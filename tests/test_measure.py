@@ -169,7 +169,8 @@ def test_a_false_lead_in_another_spelling_of_the_unit_is_refused(tmp_path):
                                                               "node_modules"))
     path = root / "claims/latency-and-reuse/time-to-first-token.yaml"
     text = path.read_text().replace("status: parity", "status: leads")
-    text = text.replace("  pointer: /results/ttft/p50_ms\n  unit: ms", "  pointer: /results/ttft/p50_ms\n  unit: milliseconds")
+    text = text.replace("  pointer: /results/ttft/p50_ms\n  unit: ms",
+                        "  pointer: /results/ttft/p50_ms\n  unit: milliseconds")
     text = "\n".join(line for line in text.splitlines() if not line.startswith("reviewed:")) + "\n"
     path.write_text(text)
     result, _ = pipeline.validate(root)

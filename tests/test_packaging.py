@@ -43,4 +43,5 @@ def test_one_name_and_one_version_everywhere():
     assert f"## [{__version__}]" in (REPO / "CHANGELOG.md").read_text()
     for doc in [*(REPO / "docs").rglob("*.md"), *(REPO / "docs/examples").iterdir(), REPO / "README.md"]:
         text = doc.read_text()
-        assert not re.search(r"pip install scorecard(?![-\w])", text), f"{doc}: the index's 'scorecard' is another project"
+        assert not re.search(r"pip install scorecard(?![-\w])", text), \
+            f"{doc}: the index's 'scorecard' is another project"

@@ -24,7 +24,8 @@ def test_fast_path_matches_markdown_it(text):
     ("[x](javascript:alert(1))", "[x](javascript:alert(1))"), ("[x](JaVaScRiPt:alert(1))", "[x](JaVaScRiPt:alert(1))"),
     ("[x](data:text/html,hi)", "[x](data:text/html,hi)"), ("<script>x</script>", "&lt;script&gt;x&lt;/script&gt;"),
     ("![i](https://evil.example/p.png)", "!<a href=\"https://evil.example/p.png\">i</a>"),
-    ("[ok](https://example.org/)", '<a href="https://example.org/">ok</a>'), ("[m](mailto:a@b.c)", '<a href="mailto:a@b.c">m</a>'),
+    ("[ok](https://example.org/)", '<a href="https://example.org/">ok</a>'),
+    ("[m](mailto:a@b.c)", '<a href="mailto:a@b.c">m</a>'),
     ("[rel](docs/x.md)", '<a href="docs/x.md">rel</a>'),
 ])
 def test_markdown_safety(text, html):
@@ -88,7 +89,8 @@ def test_overview_puts_ahead_to_the_right_whatever_better_is(base_ledger):
     assert result.findings == []
     o = overview_chart(resolve_ledger(result.ledger, store))
     dots = {p["id"]: p for r in o["rows"] for p in r["dots"]}
-    assert dots["alpha"]["x"] > o["bar_x"] and dots["beta"]["x"] > o["bar_x"]  # 12 vs 10 higher-better; 4 vs 5 lower-better
+    # 12 vs 10 higher-better; 4 vs 5 lower-better
+    assert dots["alpha"]["x"] > o["bar_x"] and dots["beta"]["x"] > o["bar_x"]
     assert dots["beta"]["href"] == "core/index.html#beta" and "20% ahead" in dots["beta"]["label"]
     assert [t["label"] for t in o["ticks"]] == ["×2", "the bar", "÷2"]
     assert o["label"].startswith("2 dimensions compared with their bars: 2 ahead, 0 behind, 0 level")

@@ -71,7 +71,8 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(tmp_path):
     results = log["runs"][0]["results"]
     assert {r["ruleId"] for r in results} == {"SC201", "SC202"}
     loc = next(r for r in results if r["ruleId"] == "SC202")["locations"][0]["physicalLocation"]
-    assert loc["artifactLocation"]["uri"] == "claims/core/beta.yaml" and loc["region"] == {"startLine": 8, "startColumn": 3}
+    assert loc["artifactLocation"]["uri"] == "claims/core/beta.yaml"
+    assert loc["region"] == {"startLine": 8, "startColumn": 3}
     assert list(jsonschema.Draft4Validator(schema).iter_errors({"version": "2.1.0"}))  # the schema can fail
 
 
@@ -84,4 +85,5 @@ def test_text_escapes_what_would_drive_a_terminal_or_fake_a_finding():
                                    "id 'a\\x0aclaims/z.yaml:1:1: error SC001 fake'")
     assert out.splitlines()[1] == "    hint: rename \\u202ethe file"
     assert "\x9b" not in report.as_json([Finding("f", 1, 1, "SC004", "csi \x9b", "h")], 1)
-    assert json.loads(report.as_json([Finding("f", 1, 1, "SC004", "csi \x9b", "h")], 1))["findings"][0]["message"] == "csi \x9b"
+    doc = json.loads(report.as_json([Finding("f", 1, 1, "SC004", "csi \x9b", "h")], 1))
+    assert doc["findings"][0]["message"] == "csi \x9b"

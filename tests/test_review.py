@@ -100,7 +100,8 @@ def test_review_inserts_one_line_and_keeps_every_other_byte(base_ledger):
 
 def test_review_replaces_only_the_stamp_keeping_its_comment_and_quotes(base_ledger):
     path = base_ledger / "claims/core/alpha.yaml"
-    before = path.read_text().replace("claim: 12 req/s\n", "claim: 12 req/s\nreviewed: \"fp1-0000000000000000\"  # by ana\n")
+    before = path.read_text().replace("claim: 12 req/s\n",
+                                      "claim: 12 req/s\nreviewed: \"fp1-0000000000000000\"  # by ana\n")
     path.write_text(before)
     assert run_cli("review", "alpha", "--root", str(base_ledger)).returncode == 0
     after = path.read_text()
@@ -125,7 +126,8 @@ def test_set_stamp_refuses_shapes_it_cannot_edit_safely(text):
 
 def test_review_refuses_changing_nothing_when_the_dimension_has_errors(base_ledger):
     edit(base_ledger, "claims/core/alpha.yaml", "pointer: /runs/0/rps", "pointer: /runs/0/rpz")
-    edit(base_ledger, "claims/core/beta.yaml", "claim: not measured", "claim: not measured\nreviewed: fp1-0000000000000000")
+    edit(base_ledger, "claims/core/beta.yaml", "claim: not measured",
+         "claim: not measured\nreviewed: fp1-0000000000000000")
     before = {p: p.read_bytes() for p in base_ledger.rglob("*.yaml")}
     for args in (["alpha"], ["alpha", "beta"], ["--all"]):
         result = run_cli("review", *args, "--root", str(base_ledger))

@@ -114,7 +114,8 @@ def test_every_example_text_of_a_new_record_is_caught_and_a_fresh_ledger_says_so
     root = tmp_path / "my-ledger"
     assert run_cli("init", str(root)).returncode == 0
     assert run_cli("new", "performance/x", cwd=root).returncode == 0
-    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@e.org", "commit", "-qm", "init"]):
+    for args in (["init", "-q"], ["add", "-A"],
+                 ["-c", "user.name=t", "-c", "user.email=t@e.org", "commit", "-qm", "init"]):
         subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
     proc = run_cli("validate", cwd=root)
     assert proc.returncode == 0 and "5 warnings in 3 dimensions" in proc.stdout

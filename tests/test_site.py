@@ -69,7 +69,8 @@ def test_category_page_carries_the_reference_page(example_site):
         "NVIDIA Dynamo (KVBM + NIXL KV transfer)", "vLLM/SGLang self-host on H100/H200", "AMD MI355X (FP4)",
         "NVIDIA Blackwell (GB200/GB300, FP4)", "Hosted frontier APIs", "FP8/FP4 quantization",
         # sources and dates
-        "https://arxiv.org/abs/2401.09670 (source from 2024-01)", "https://arxiv.org/abs/2407.00079 (source from 2024-07)",
+        "https://arxiv.org/abs/2401.09670 (source from 2024-01)",
+        "https://arxiv.org/abs/2407.00079 (source from 2024-07)",
         "https://introl.com/blog/inference-unit-economics-true-cost-per-million-tokens-guide (source from 2025-09-01)",
         "https://arxiv.org/pdf/2603.06630 (source from 2026-03-01)",
         # status, claim, notes, traces
@@ -187,7 +188,8 @@ def test_build_refuses_a_ledger_with_errors_and_keeps_the_old_site(tmp_path):
     shutil.copy(LEDGERS / "base/claims/core/alpha.yaml", root / "claims/core/alpha.yaml")
     assert run_cli("build", cwd=root).returncode == 0
     before = (root / "site/index.html").read_bytes()
-    shutil.copytree(LEDGERS / "bad/pointer-to-bool", root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("expect.yaml"))
+    shutil.copytree(LEDGERS / "bad/pointer-to-bool", root, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("expect.yaml"))
     proc = run_cli("build", cwd=root)
     assert proc.returncode == 1 and "SC308" in proc.stderr and "build refused" in proc.stderr
     assert (root / "site/index.html").read_bytes() == before
@@ -349,7 +351,8 @@ def test_a_checked_bar_is_shown_and_exported(tmp_path):
 def test_markdown_in_titles_is_rendered_safely_and_plain_where_markup_cannot_go(tmp_path, base_ledger):
     alpha = base_ledger / "claims/core/alpha.yaml"
     alpha.write_text(alpha.read_text().replace("title: Alpha throughput",
-                                               'title: "`cudaMemcpy` *fast* [link](javascript:alert(1)) <b>x</b> & co"'))
+                                               'title: "`cudaMemcpy` *fast* [link](javascript:alert(1)) <b>x</b> '
+                                               '& co"'))
     assert not pipeline.build(base_ledger, tmp_path / "s").refused
     page = (tmp_path / "s/core/index.html").read_text()
     shown = "[link](javascript:alert(1)) &lt;b&gt;x&lt;/b&gt; &amp; co"  # a link is not rendered: shown as typed
@@ -372,9 +375,11 @@ def test_data_csv_has_one_row_per_dimension_and_defuses_formulas(example_site, t
     assert [r["id"] for r in rows] == [d["id"] for _, d in dims]
     by_id = {r["id"]: r for r in rows}
     ttft = by_id["time-to-first-token"]
-    assert (ttft["status"], ttft["unit"], ttft["bar"], ttft["bar_unit"], ttft["better"]) == ("parity", "ms", "33", "ms", "lower")
+    assert (ttft["status"], ttft["unit"], ttft["bar"], ttft["bar_unit"], ttft["better"]) == \
+        ("parity", "ms", "33", "ms", "lower")
     assert float(ttft["value"]) == next(d for _, d in dims if d["id"] == "time-to-first-token")["measured"]["value"]
-    assert ttft["url"] == "latency-and-reuse/index.html#time-to-first-token" and ttft["evidence"].startswith("evidence/")
+    assert ttft["url"] == "latency-and-reuse/index.html#time-to-first-token"
+    assert ttft["evidence"].startswith("evidence/")
     alpha = base_ledger / "claims/core/alpha.yaml"
     alpha.write_text(alpha.read_text().replace("claim: 12 req/s", 'claim: "=HYPERLINK(\\"http://x\\")"'))
     assert not pipeline.build(base_ledger, tmp_path / "s").refused
@@ -403,7 +408,8 @@ def test_every_dimension_has_a_card_to_cite_embed_and_share(tmp_path, base_ledge
 
 
 def test_no_sitemap_without_a_base_url(example_site):
-    assert not (example_site / "sitemap.xml").exists() and (example_site / "cost-efficiency/card-goodput-under-sla.html").is_file()
+    assert not (example_site / "sitemap.xml").exists()
+    assert (example_site / "cost-efficiency/card-goodput-under-sla.html").is_file()
 
 
 def test_cards_can_be_turned_off(tmp_path, base_ledger):
