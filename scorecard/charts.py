@@ -30,7 +30,7 @@ def bullet_chart(d: ResolvedDimension) -> dict | None:
     c = d.comparison
     if c is None or d.measured is None:
         return None
-    ends = [abs(c.bar), abs(c.value)] + ([abs(c.low), abs(c.high)] if c.low is not None else [])
+    ends = [abs(c.bar), abs(c.value)] + ([abs(c.low), abs(c.high)] if c.low is not None and c.high is not None else [])
     top = max(ends) * 1.15 or 1.0
     width = 240
 
@@ -64,11 +64,10 @@ def overview_chart(led: ResolvedLedger) -> dict | None:
     """Where we stand in one picture: per category, its status bar and each compared dimension's
     position against its bar on one shared, direction-aware log axis (1 = the bar; ahead is to
     the right whatever `better` is). None when no dimension is compared with a bar."""
-    points = [(cat, d, 1 + d.comparison.margin) for cat in led.categories for d in cat.dimensions
-              if d.comparison is not None]
+    points = [(cat, d, c) for cat in led.categories for d in cat.dimensions if (c := d.comparison) is not None]
     if not points:
         return None
-    lows = [max(p, 1e-9) for _, _, p in points]
+    lows = [max(1 + c.margin, 1e-9) for _, _, c in points]
     span = max(2.0, *(max(p, 1 / p) for p in lows))  # symmetric about the bar, at least 2x either way
     span = 2 ** math.ceil(math.log2(span))
     width, left, right, row_h = 640, 150, 16, 28
@@ -82,8 +81,8 @@ def overview_chart(led: ResolvedLedger) -> dict | None:
     for i, cat in enumerate(led.categories):
         y = 24 + i * row_h
         dots = []
-        for j, d in enumerate(dd for c, dd, _ in points if c is cat):
-            pos = 1 + d.comparison.margin
+        for j, (d, comparison) in enumerate((dd, cc) for c, dd, cc in points if c is cat):
+            pos = 1 + comparison.margin
             title, standing = title_text(d.record.model.title), standing_text(d)
             dots.append({"x": x(max(pos, 1e-9)), "y": y + (j % 3 - 1) * 5, "id": d.id, "status": d.status,
                          "href": f"{cat.slug}/index.html#{d.id}", "title": title, "standing": standing,
@@ -103,8 +102,8 @@ def overview_chart(led: ResolvedLedger) -> dict | None:
                       if k != 1 else "the bar"})
         k /= 2
     height = 24 + len(rows) * row_h
-    ahead = sum(1 for _, d, p in points if d.comparison.standing == "ahead")
-    behind = sum(1 for _, d, p in points if d.comparison.standing == "behind")
+    ahead = sum(1 for _, _, c in points if c.standing == "ahead")
+    behind = sum(1 for _, _, c in points if c.standing == "behind")
     label = (f"{len(points)} dimensions compared with their bars: {ahead} ahead, {behind} behind, "
              f"{len(points) - ahead - behind} level; ahead is to the right, the bar is the middle line")
     return {"width": width, "height": height + 20, "left": left, "plot_right": width - right, "rows": rows,

@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from .evidence import ArtifactStore
 from .findings import Finding, finding, kind_of
@@ -163,7 +164,7 @@ def _validate(doc: Document | None, model: type[Record], findings: list[Finding]
         return None
 
 
-def schema_finding(doc: Document, model: type[BaseModel], err: dict) -> Finding:
+def schema_finding(doc: Document, model: type[BaseModel], err: ErrorDetails) -> Finding:
     """One pydantic error as a finding at the offending key or value."""
     loc = _clean_loc(doc.data, err["loc"])
     kind = err["type"]

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, TypeVar
 
 from . import stats, units
 from .measure import Measurement, Problem
 from .model import full_date
+from .paths import PathProblem
+
+W = TypeVar("W")  # where an input is cited (a record location, or nothing)
 
 if TYPE_CHECKING:
     from .evidence import Artifact, ArtifactStore
@@ -161,7 +165,7 @@ def _shown(m: Measurement, c: Comparison) -> str:
     text = f"{_g(c.value)} {c.unit}{converted}"
     if m.summary is not None:
         text = f"the {m.summary.stat} {text} of n = {m.summary.n} runs"
-    if c.low is not None:
+    if c.low is not None and c.high is not None:
         text += f", interval {_g(c.low)}–{_g(c.high)} {c.unit}"
     return f"{text} against the bar {_g(c.bar)} {c.unit} ({c.better} is better)"
 
@@ -181,6 +185,23 @@ def evidence_date(art: Artifact, store: ArtifactStore) -> tuple[date | None, str
         return measured, "meta.date"
     committed = store.git_date(art.rel)
     return (committed, "git") if committed is not None else (None, "")
+
+
+def oldest_evidence(files: Iterable[tuple[W, str]], store: ArtifactStore) -> tuple[date, str, W, str] | None:
+    """Of (where, artifact) pairs, the one measured first: (its date, how that is known, where, artifact).
+
+    The oldest input decides how old a number is. An artifact that cannot be read is skipped
+    (the rules say why elsewhere); None when no input has a date.
+    """
+    dated: list[tuple[date, str, W, str]] = []
+    for where, rel in files:
+        try:
+            when, how = evidence_date(store.get(rel), store)
+        except PathProblem:
+            continue
+        if when is not None:
+            dated.append((when, how, where, rel))
+    return min(dated, key=lambda d: d[0]) if dated else None
 
 
 def months_between(then: tuple[int, int], now: date) -> int:

@@ -138,8 +138,8 @@ def _changed(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord) -> li
     if ma.status != mb.status:
         lines.append(wording.status_changed(ma.status, mb.status))
     va, vb = old.values.get(a.id), new.values.get(b.id)
-    value = wording.value_changed(ma.status, va and (va.value, va.unit), mb.status, vb and (vb.value, vb.unit),
-                                  mb.sota.better)
+    value = wording.value_changed(ma.status, None if va is None else (va.value, va.unit), mb.status,
+                                  None if vb is None else (vb.value, vb.unit), mb.sota.better)
     if value is not None:
         only_evidence = va is not None and vb is not None and a.doc.digest == b.doc.digest
         lines.append(value + (" (from the evidence file only)" if only_evidence else ""))

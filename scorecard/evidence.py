@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from typing import TypeGuard, Union, cast
 from datetime import date
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,7 +45,7 @@ def escape_token(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def resolve_pointer(data: object, pointer: str) -> object:
+def resolve_pointer(data: JsonValue, pointer: str) -> JsonValue:
     """The value pointer names in data; PointerError where it does not resolve."""
     node = data
     walked = ""
@@ -78,7 +79,7 @@ def _near(token: str, node: dict) -> str | None:
 
 
 
-def is_number(value: object) -> bool:
+def is_number(value: object) -> TypeGuard[int | float]:
     """A finite JSON number a float can hold (booleans are not numbers; nor is a 400-digit integer)."""
     if isinstance(value, bool):
         return False
@@ -134,12 +135,16 @@ def _has_lone_surrogate(data: object) -> bool:
     return False
 
 
+# A parsed JSON document (what json.loads gives).
+JsonValue = Union[dict[str, "JsonValue"], list["JsonValue"], str, int, float, bool, None]  # noqa: UP007 (a runtime alias)
+
+
 @dataclass(slots=True)
 class Artifact:
     """A JSON file: its parsed data, or why it could not be read."""
 
     rel: str
-    data: object = None
+    data: JsonValue = None
     error: str | None = None
     meta: dict = field(default_factory=dict)
     raw: bytes = b""
@@ -152,7 +157,7 @@ class ArtifactStore:
     def __init__(self, root: Path):
         self.root = root
         self._cache: dict[str, Artifact] = {}
-        self._located: dict[str, tuple[Path | None, str | PathProblem]] = {}
+        self._located: dict[str, tuple[Path, str] | PathProblem] = {}
         self._folded: dict[str, str] = {}  # casefolded path -> the first spelling located
         self._real_root = root.resolve()
         self._git_dates: dict[str, tuple[date, str]] | None = None  # evidence/ file -> (last commit date, blob)
@@ -165,27 +170,28 @@ class ArtifactStore:
         """
         found = self._located.get(rel)
         if found is None:
-            try:
-                path = self._locate(rel)
-                kind, size = file_kind(path)
-                if kind == "special":
-                    raise PathProblem("SC406", f"'{rel}' is not a regular file (a FIFO, device or socket)",
-                                      "commit an ordinary file in its place")
-                if size > MAX_ARTIFACT_BYTES:
-                    raise PathProblem("SC408", f"'{rel}' is {size:,} bytes, over the {MAX_ARTIFACT_BYTES:,}-byte limit",
-                                      "cite a smaller file (summarise the raw output), or keep the large file out of "
-                                      "the ledger")
-                found = (path, kind)
-            except PathProblem as exc:
-                found = (None, exc)
-            except OSError as exc:
-                found = (None, PathProblem("SC404", f"'{rel}' cannot be looked at: {exc.strerror}",
-                                           "check the path and its permissions"))
-            self._located[rel] = found
-        path, kind = found
-        if isinstance(kind, PathProblem):
-            raise kind
-        return path, kind
+            found = self._located[rel] = self._look(rel)
+        if isinstance(found, PathProblem):
+            raise found
+        return found
+
+    def _look(self, rel: str) -> tuple[Path, str] | PathProblem:
+        try:
+            path = self._locate(rel)
+            kind, size = file_kind(path)
+            if kind == "special":
+                raise PathProblem("SC406", f"'{rel}' is not a regular file (a FIFO, device or socket)",
+                                  "commit an ordinary file in its place")
+            if size > MAX_ARTIFACT_BYTES:
+                raise PathProblem("SC408", f"'{rel}' is {size:,} bytes, over the {MAX_ARTIFACT_BYTES:,}-byte limit",
+                                  "cite a smaller file (summarise the raw output), or keep the large file out of "
+                                  "the ledger")
+            return path, kind
+        except PathProblem as exc:
+            return exc
+        except OSError as exc:
+            return PathProblem("SC404", f"'{rel}' cannot be looked at: {exc.strerror}",
+                               "check the path and its permissions")
 
     def _locate(self, rel: str) -> Path:
         path = resolve_inside(self.root, rel, self._real_root)
@@ -269,26 +275,27 @@ def parse_artifact(art: Artifact) -> Artifact:
         art.error = f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
     except (ValueError, RecursionError) as exc:
         art.error = f"invalid JSON: {exc}"
-    if isinstance(art.data, dict) and isinstance(art.data.get("meta"), dict):
-        art.meta = art.data["meta"]
+    meta = art.data.get("meta") if isinstance(art.data, dict) else None
+    if isinstance(meta, dict):
+        art.meta = meta
     return art
 
 
 # --- selecting values: a pointer or a JSONPath query -------------------------------------------
 
-def select(data: object, kind: str, selector: str) -> list[object]:
+def select(data: JsonValue, kind: str, selector: str) -> list[JsonValue]:
     """The values a pointer or JSONPath query selects (a pointer always selects one)."""
     if kind == "pointer":
         return [resolve_pointer(data, selector)]
     import jsonpath_rfc9535  # here: only ledgers that use path: pay for it
 
     try:
-        return list(jsonpath_rfc9535.find(selector, data).values())
+        return cast("list[JsonValue]", jsonpath_rfc9535.find(selector, data).values())
     except jsonpath_rfc9535.JSONPathError as exc:
         raise PointerError(f"path '{selector}': {exc}", syntax=True) from None
 
 
-def located(data: object, kind: str, selector: str) -> list[str]:
+def located(data: JsonValue, kind: str, selector: str) -> list[str]:
     """The JSON pointers of the values a selection names (where the evidence page highlights them)."""
     if kind == "pointer":
         return [selector]
@@ -298,7 +305,7 @@ def located(data: object, kind: str, selector: str) -> list[str]:
             for node in jsonpath_rfc9535.find(selector, data)]
 
 
-def cited_value(data: object, kind: str, selector: str) -> object:
+def cited_value(data: JsonValue, kind: str, selector: str) -> JsonValue:
     """What a selection cites, for fingerprints and displays: the value, or the list a query selected."""
     found = select(data, kind, selector)
     return found[0] if kind == "pointer" else found

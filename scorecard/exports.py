@@ -144,7 +144,7 @@ def sitemap(led: ResolvedLedger) -> bytes:
     page and every dimension's card, with the ledger's "as of" date."""
     from xml.sax.saxutils import escape
 
-    base = led.settings.base_url.rstrip("/") + "/"
+    base = (led.settings.base_url or "").rstrip("/") + "/"
     cards = led.settings.cards
     paths = [""] + [p for c in led.categories
                     for p in [f"{c.slug}/", *(f"{c.slug}/card-{d.id}.html" for d in c.dimensions if cards)]]

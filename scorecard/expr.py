@@ -81,6 +81,7 @@ def evaluate(tree: ast.Expression, inputs: dict[str, Quantity]) -> Quantity:
 
 def _eval(node: ast.expr, inputs: dict[str, Quantity]) -> Quantity:
     if isinstance(node, ast.Constant):
+        assert isinstance(node.value, (int, float)), "parse admits numeric constants only"
         return Quantity(float(node.value), ())
     if isinstance(node, ast.Name):
         if node.id not in inputs:

@@ -159,26 +159,27 @@ class BlobReader:
                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         except FileNotFoundError:
             raise GitError("git is not installed (it is needed for this command)") from None
+        assert self._proc.stdin is not None and self._proc.stdout is not None  # both are pipes
+        self._in, self._out = self._proc.stdin, self._proc.stdout
 
     def read(self, sha: str) -> bytes | None:
         """The blob's content, or None when the repository does not have it (a shallow clone)."""
-        proc = self._proc
-        proc.stdin.write(sha.encode() + b"\n")
-        proc.stdin.flush()
-        header = proc.stdout.readline().split()
+        self._in.write(sha.encode() + b"\n")
+        self._in.flush()
+        header = self._out.readline().split()
         if len(header) < 3:
             return None
         size = int(header[2])
-        data = proc.stdout.read(size)
-        proc.stdout.read(1)  # the newline after the content
+        data = self._out.read(size)
+        self._out.read(1)  # the newline after the content
         return data
 
     def close(self) -> None:
         """End the git process."""
         if self._proc.poll() is None:
-            self._proc.stdin.close()
+            self._in.close()
             self._proc.wait(timeout=30)
-        self._proc.stdout.close()
+        self._out.close()
 
     def __enter__(self) -> BlobReader:
         return self

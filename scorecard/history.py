@@ -125,6 +125,14 @@ def _dimension_path(path: str) -> tuple[str, str] | None:
     return None
 
 
+def _known(path: str) -> tuple[str, str]:
+    """(category, id) of a path already known to be a dimension's file."""
+    where = _dimension_path(path)
+    if where is None:
+        raise ValueError(f"not a dimension file: {path!r}")
+    return where
+
+
 class _Parsed:
     """File versions parsed once each, by blob id."""
 
@@ -261,8 +269,8 @@ class _Replay:
         ev.parts.append(text)
 
     def _rename(self, old_path: str, new_path: str) -> None:
-        old_id = _dimension_path(old_path)[1]
-        new_cat, new_id = _dimension_path(new_path)
+        old_id = _known(old_path)[1]
+        new_cat, new_id = _known(new_path)
         if old_id in self.current and old_id != new_id and new_id not in self.current:
             hist = self.current.pop(old_id)
             hist.renamed_from.append(old_id)
@@ -274,7 +282,7 @@ class _Replay:
 
     def _revisit(self, path: str) -> None:
         """Recompute the state of the dimension at path (its record or its evidence changed)."""
-        category, dim_id = _dimension_path(path)
+        category, dim_id = _known(path)
         for old_read in self.reads.pop(path, []):
             self.users.get(old_read, set()).discard(path)
         if path not in self.tree:

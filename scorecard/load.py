@@ -63,7 +63,8 @@ def find_root(start: Path) -> Path:
 
 # --- reading files ---------------------------------------------------------------------
 
-ParseCache = dict  # (relative path, content digest) -> (Document, its findings): for serve's rebuilds
+# (relative path, content digest) -> (the parsed Document, its findings): kept across serve's rebuilds.
+ParseCache = dict[tuple[str, str], tuple[Document, list[Finding]]]
 
 
 def read_document(root: Path, path: Path, findings: list[Finding], cache: ParseCache | None = None) -> Document:

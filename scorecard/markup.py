@@ -40,7 +40,7 @@ def _markdown():
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table")
     md.disable("image")  # an image would be an external request from the reader's browser
-    md.validateLink = _safe_link
+    md.validateLink = _safe_link  # type: ignore[method-assign]  # markdown-it's documented hook
     return md
 
 

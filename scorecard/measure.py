@@ -11,14 +11,15 @@ from __future__ import annotations
 import math
 
 from collections.abc import Callable
+from typing import cast
 from dataclasses import dataclass, field
 
 from .findings import kind_of
 from . import stats, units
-from .evidence import Artifact, PointerError, is_number, located, resolve_pointer
+from .evidence import Artifact, JsonValue, PointerError, is_number, located, resolve_pointer
 from .paths import PathProblem
 
-Loc = tuple  # a position inside the record, e.g. ("result", "inputs", "ours", "path")
+Loc = tuple[str | int, ...]  # a position inside the record, e.g. ("result", "inputs", "ours", "path")
 GetArtifact = Callable[[str], Artifact]
 MAX_QUERY = 1000
 
@@ -125,10 +126,11 @@ def _selector(spec, loc: Loc) -> tuple[str, str, Loc]:
     if spec.pointer is not None and spec.path is not None:
         raise _refuse("SC208", loc + ("path",), "give either pointer: or path:, not both",
                       "keep the JSON pointer (/a/0/b) or the JSONPath query ($.a[0].b), and remove the other")
-    if spec.pointer is None and spec.path is None:
+    found = _kind(spec)
+    if found is None:
         raise _refuse("SC208", loc, "a selection needs pointer: (RFC 6901) or path: (RFC 9535 JSONPath)",
                       "add pointer: /path/to/value, or path: $.query.to.value")
-    kind, selector = _kind(spec)
+    kind, selector = found
     return kind, selector, loc + (kind,)
 
 
@@ -161,24 +163,24 @@ def _numbers(art: Artifact, kind: str, selector: str, loc: Loc) -> tuple[list[fl
             raise _refuse("SC308", loc, f"{kind} '{selector}' in {rel} names an array whose item {bad} is "
                           f"{kind_of(runs[bad], json=True)}, not a finite number",
                           "an array of runs must hold only numbers (one per run)")
-        return [float(v) for v in runs], True
+        return [float(v) for v in runs if is_number(v)], True  # every one is (bad is None)
     bad = next((i for i, v in enumerate(found) if not is_number(v)), None)
     if bad is not None:
         what = kind_of(found[bad], json=True)
         many = f"selects {len(found)} values; value {bad} is {what}" if len(found) > 1 else f"names {what}"
         raise _refuse("SC308", loc, f"{kind} '{selector}' in {rel} {many}, not a finite number",
                       "select the number itself (a boolean, string, null or object is not a measurement)")
-    return [float(v) for v in found], len(found) > 1
+    return [float(v) for v in found if is_number(v)], len(found) > 1  # every one is
 
 
-def _query(art: Artifact, query: str, loc: Loc) -> list[object]:
+def _query(art: Artifact, query: str, loc: Loc) -> list[JsonValue]:
     import jsonpath_rfc9535
 
     if len(query) > MAX_QUERY:
         raise _refuse("SC311", loc, f"the JSONPath query is longer than {MAX_QUERY} characters",
                       "select the value with a shorter query")
     try:
-        found = list(jsonpath_rfc9535.find(query, art.data).values())
+        found = cast("list[JsonValue]", jsonpath_rfc9535.find(query, art.data).values())
     except jsonpath_rfc9535.JSONPathError as exc:
         raise _refuse("SC311", loc, f"path '{query}' is not an RFC 9535 JSONPath query: {exc}",
                       "start with $ and filter with [?@.name == 'x'], e.g. "
@@ -265,7 +267,7 @@ def read(result, get: GetArtifact) -> Reading:
 
 
 def _units(result) -> list[tuple[Loc, str]]:
-    found = [(("result", "unit"), result.unit)]
+    found: list[tuple[Loc, str]] = [(("result", "unit"), result.unit)]
     for name, spec in sorted((result.inputs or {}).items()):
         if spec.unit is not None:
             found.append((("result", "inputs", name, "unit"), spec.unit))

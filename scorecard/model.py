@@ -13,6 +13,7 @@ from datetime import date
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic.config import JsonDict
 from pydantic_core import PydanticCustomError
 
 from .statuses import GLYPHS, HONEST, MEASURED, STATUSES, value_word  # noqa: F401 (the model's vocabulary)
@@ -47,12 +48,14 @@ def parse_date(value: str) -> tuple[int, int | None, int | None] | None:
     m = DATE_RE.fullmatch(value)
     if not m:
         return None
-    year, month, day = int(m[1]), m[2] and int(m[2]), m[3] and int(m[3])
+    year = int(m[1])
+    month = int(m[2]) if m[2] else None
+    day = int(m[3]) if m[3] else None
     if month is not None and not 1 <= month <= 12:
         return None
-    if day is not None and not 1 <= day <= calendar.monthrange(year, month)[1]:
+    if day is not None and (month is None or not 1 <= day <= calendar.monthrange(year, month)[1]):
         return None
-    return year, month or None, day or None
+    return year, month, day
 
 
 def full_date(value: object) -> date | None:
@@ -181,7 +184,7 @@ Stat = Literal["median", "mean", "min", "max"]
 InputName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
 
 
-_ONE_SELECTOR = {"oneOf": [{"required": ["pointer"]}, {"required": ["path"]}]}
+_ONE_SELECTOR: JsonDict = {"oneOf": [{"required": ["pointer"]}, {"required": ["path"]}]}
 
 
 class Bound(Record):

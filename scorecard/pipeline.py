@@ -6,11 +6,17 @@ import os
 from dataclasses import dataclass, field
 from datetime import date, datetime, UTC
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .check import CheckResult, check
 from .evidence import ArtifactStore
 from .load import load_ledger
 from .stamps import explain_suspects
+
+if TYPE_CHECKING:
+    from .check import Ledger
+    from .render import Site
+    from .resolve import ResolvedLedger
 
 
 def source_date() -> date | None:
@@ -38,10 +44,10 @@ def validate(root: Path, cache: dict | None = None) -> tuple[CheckResult, Artifa
 class BuildState:
     """What a successful build knew, kept by serve for its fast path."""
 
-    ledger: object
+    ledger: Ledger
     store: ArtifactStore
-    resolved: object
-    site: object = None  # the render.Site, made on first use and reused
+    resolved: ResolvedLedger
+    site: Site | None = None  # made on first use and reused
 
 
 @dataclass(slots=True)

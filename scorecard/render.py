@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from jinja2 import (ChoiceLoader, Environment, FileSystemLoader,
@@ -32,6 +33,9 @@ from .themes import LedgerTemplates, builtin_templates, template_cache
 from .views import (MAX_VIEW_BYTES, MAX_VIEW_LINES, STATUS_LABELS, category_badge_text, json_or_none, carried_as,
                     cited_values, json_lines, measured_detail, measured_text, pointer_anchor, review_counts,
                     standing_text)
+
+if TYPE_CHECKING:
+    from .history import DimensionHistory, History
 
 ASSETS = ("style.css", "site.js", "favicon.svg")
 
@@ -102,16 +106,16 @@ class Site:
         return {d.id: {"title": d.record.model.title, "url": f"{c.slug}/index.html#{d.id}"}
                 for c in self.ledger.categories for d in c.dimensions}
 
-    def history_chart(self, h) -> dict | None:
+    def history_chart(self, h: DimensionHistory) -> dict | None:
         """The over-time chart of one dimension's history (drawn by the macros template)."""
+        assert self.ledger.history is not None, "only a site built with its history draws one"
         return chart(h, self.ledger.history.head)
 
-    def history_pages(self) -> Iterator[tuple[str, bytes]]:
+    def history_pages(self, hist: History) -> Iterator[tuple[str, bytes]]:
         """changes.html, feed.xml and history.json, when the site is built with its history."""
         from .timeline import as_data
 
         led = self.ledger
-        hist = led.history
         yield "changes.html", self.page("changes.html", "", "changes.html", history=hist)
         base = (led.settings.base_url.rstrip("/") + "/") if led.settings.base_url else ""
         feed_name = f"scorecard-feed:{led.settings.title}"
@@ -173,7 +177,7 @@ class Site:
         if led.settings.base_url:
             yield "sitemap.xml", sitemap(led)
         if led.history is not None:
-            yield from self.history_pages()
+            yield from self.history_pages(led.history)
         for asset in ASSETS:
             override = self.ledger_templates.read(asset)
             yield f"_assets/{asset}", override if override is not None else (self.theme / asset).read_bytes()
@@ -235,6 +239,7 @@ _WORKER_SITE: Site | None = None
 
 def _render_chunk(indexes: list[int]) -> dict[str, bytes]:
     site = _WORKER_SITE
+    assert site is not None, "set before the workers fork"
     return site.category_pages([site.ledger.categories[i] for i in indexes])
 
 

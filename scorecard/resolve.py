@@ -9,14 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .check import CategoryRecord, DimensionRecord, Ledger
 from . import measure
-from .evidence import ArtifactStore, located, resolve_pointer
-from .compare import Comparison, compare, evidence_date, months_between, not_compared, source_age
+from .evidence import ArtifactStore, JsonValue, located, resolve_pointer
+from .compare import Comparison, compare, months_between, not_compared, oldest_evidence, source_age
 from .measure import Measurement, Source
 from .model import GLYPHS, MEASURED, STATUSES, Settings, first_day, full_date
 from .paths import is_url, normalise
+
+if TYPE_CHECKING:
+    from .history import DimensionHistory, History
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +71,7 @@ class TraceView:
     path: str  # ledger-relative file path ('' for URLs)
     pointer: str  # JSON pointer fragment ('' if none)
     label: str | None
-    value: object = None  # the cited JSON value, for json traces
+    value: JsonValue = None  # the cited JSON value, for json traces
 
 
 @dataclass(slots=True)
@@ -90,7 +94,7 @@ class ResolvedDimension:
     evidence_date_from: str = ""  # "meta.date" or "git"
     evidence_age_months: int | None = None
     evidence_stale: bool = False
-    history: object = None  # a history.DimensionHistory, when the site is built with --history
+    history: DimensionHistory | None = None  # when the site is built with --history
 
     @property
     def id(self) -> str:
@@ -135,10 +139,10 @@ class ResolvedLedger:
     files: dict[str, bytes] = field(default_factory=dict)
     # For each JSON file, the pointers cited into it and by which dimension ids.
     citations: dict[str, dict[str, list[str]]] = field(default_factory=dict)
-    history: object = None  # a history.History, when built with --history
+    history: History | None = None  # when built with --history
 
 
-def attach_history(resolved: ResolvedLedger, history) -> None:
+def attach_history(resolved: ResolvedLedger, history: History) -> None:
     """Give each dimension its history (by id); the ledger keeps the whole for changes.html and the feed."""
     resolved.history = history
     for cat in resolved.categories:
@@ -190,13 +194,13 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
             files[art.rel] = art.raw
             for pointer in located(art.data, kind, selector):
                 _cite(citations, art.rel, pointer, rec.id)
-        dated = [d for d in (evidence_date(store.get(src.evidence), store) for src in m.sources) if d[0] is not None]
         measured = Measured(m, simulated=dim.status == "simulated",
                             sample=any(bool(src.meta.get("sample")) for src in m.sources))
         comparison = compare(m, dim.sota, ledger.settings.parity_tolerance)
         why_not = not_compared(m, dim.sota) or ""
-        if dated:
-            measured_on, measured_from = min(dated, key=lambda d: d[0])  # the oldest input decides
+        oldest = oldest_evidence([(None, src.evidence) for src in m.sources], store)
+        if oldest is not None:
+            measured_on, measured_from = oldest[0], oldest[1]
             evidence_age = max(months_between((measured_on.year, measured_on.month), as_of), 0)
     traces = [_trace_view(entry, rec.id, ledger.root, store, citations, files) for entry in dim.trace]
     age = source_age(dim.sota, as_of)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
-from yaml.cyaml import CParser
+from yaml._yaml import CParser
 
 from .check import CheckResult
 from .pipeline import validate

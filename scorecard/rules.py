@@ -6,7 +6,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from . import compare, measure, units
-from .compare import evidence_date, months_between, source_age
+from .compare import months_between, oldest_evidence, source_age
 from .evidence import ArtifactStore, PointerError, resolve_pointer
 from .findings import Finding, finding, kind_of
 from .measure import Measurement
@@ -77,19 +77,12 @@ def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore
 
 def _check_evidence_age(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
                         findings: list[Finding]) -> None:
-    dated: list[tuple[date, str, tuple, str]] = []
-    for loc, rel in measure.evidence_files(rec.model.result):
-        try:
-            when, source = evidence_date(store.get(rel), store)
-        except PathProblem:
-            continue  # read_result has said why
-        if when is not None:
-            dated.append((when, source, loc, rel))
-    if not dated:
+    oldest = oldest_evidence(measure.evidence_files(rec.model.result), store)
+    if oldest is None:
         return
-    measured, how, loc, rel = min(dated, key=lambda d: d[0])  # the oldest input decides
+    measured, how, loc, rel = oldest
     age = months_between((measured.year, measured.month), today)
-    limit = settings.stale_evidence_after_months
+    limit = settings.stale_evidence_after_months or 0
     if age > limit:
         source = "its meta.date" if how == "meta.date" else "the last git commit that changed it"
         findings.append(finding("SC310", rec.doc.file, rec.doc.pos(loc),
@@ -249,7 +242,8 @@ def check_artifacts(store: ArtifactStore) -> list[Finding]:
         if not isinstance(art.data, dict) or "meta" not in art.data:
             continue
         meta = art.data["meta"]
-        if isinstance(meta, dict) and isinstance(meta.get("note"), str) and meta["note"].startswith(ARTIFACT_NOTE):
+        note = meta.get("note") if isinstance(meta, dict) else None
+        if isinstance(note, str) and note.startswith(ARTIFACT_NOTE):
             out.append(finding("SC604", rel, (1, 1), "the artifact is still the example scorecard init wrote",
                                "replace it with your own measurement (and its meta: commit, date, machine, command)"))
         if not isinstance(meta, dict):

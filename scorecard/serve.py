@@ -44,7 +44,7 @@ class Rebuilder:
         self.cited: list[str] = []
         self.snapshot: dict[str, tuple[int, int]] = {}
         self.lock = threading.Lock()
-        self.state = None  # the last good build's pipeline.BuildState
+        self.state: BuildState | None = None  # the last good build's, for the fast path
         self.memory: dict[str, bytes] = {}  # pages newer than the files on disk
         self.building = False
 

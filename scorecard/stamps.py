@@ -9,6 +9,7 @@ was written, so the finding can name what changed (`evidence/x.json#/p50_ms: 33 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -22,6 +23,7 @@ from .model import MEASURED, Dimension
 from .paths import PathProblem, is_url, normalise
 
 if TYPE_CHECKING:
+    from . import git
     from .check import CheckResult
 
 PREFIX = "fp1-"
@@ -181,11 +183,15 @@ def reviewed_versions(root: Path, stamps: dict[str, str]) -> dict[str, dict[str,
     with git.BlobReader(top) as reader:
         for file, stamp in stamps.items():
             for sha in commits.get(file, []):
-                covered = _covered_at(lambda rel, sha=sha: reader.read(f"{sha}:{prefix}{rel}"), file, stamp)
+                covered = _covered_at(functools.partial(_blob_at, reader, f"{sha}:{prefix}"), file, stamp)
                 if covered is not None:
                     found[file] = covered
                     break
     return found
+
+
+def _blob_at(reader: git.BlobReader, at: str, rel: str) -> bytes | None:
+    return reader.read(at + rel)
 
 
 def _covered_at(read: Callable[[str], bytes | None], file: str, stamp: str) -> dict[str, object] | None:
@@ -230,7 +236,8 @@ def explain_suspects(root: Path, result: CheckResult) -> None:
 
     by_file = {d.file: d for d in result.ledger.dimensions()}
     records = [by_file[result.findings[i].file] for i in suspects if result.findings[i].file in by_file]
-    reviewed = reviewed_versions(root, {r.file: r.model.reviewed for r in records if r.inputs is not None})
+    reviewed = reviewed_versions(root, {r.file: r.model.reviewed for r in records
+                                        if r.inputs is not None and r.model.reviewed is not None})
     for i in suspects:
         f = result.findings[i]
         rec = by_file.get(f.file)

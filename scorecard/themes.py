@@ -126,7 +126,7 @@ def template_finding(exc, root: Path, theme: Path):
     from .findings import finding
 
     if isinstance(exc, TemplateRefused):
-        return finding(exc.code, exc.file, (1, 1), exc.message, exc.hint)
+        return finding(exc.code, exc.file, (1, 1), exc.message or "", exc.hint)
     name, line = getattr(exc, "filename", None), getattr(exc, "lineno", None)
     tb = exc.__traceback__
     while tb is not None:  # Jinja maps template frames to the template's own file and line

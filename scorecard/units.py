@@ -129,7 +129,8 @@ def parse(text: str) -> Unit:
 def _parse(text: str) -> Unit:
     if not text or len(text) > 100:
         raise UnitError("empty or too long")
-    factor, dims, sign, terms = 1.0, {}, 1, 0
+    factor, sign, terms = 1.0, 1, 0
+    dims: dict[str, int] = {}
     family, counted = None, False
     pos = 0
     expect_term = True

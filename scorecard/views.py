@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
-from .evidence import escape_token
+from .evidence import JsonValue, escape_token
+from .measure import Measurement
 from .numfmt import fmt_percent, fmt_range, fmt_value
 from .paths import name_suffix
 from .resolve import ResolvedCategory, ResolvedDimension
@@ -38,23 +39,30 @@ def carried_as(rel: str) -> str:
     return "raw" if suffix in RAW_SUFFIXES else "text"
 
 
+def _measurement(d: ResolvedDimension) -> Measurement:
+    if d.measured is None:
+        raise ValueError(f"'{d.id}' has no measured value to show")  # a template asked for it unguarded
+    return d.measured.measurement
+
+
 def measured_text(d: ResolvedDimension) -> str:
     """The claimed value as a reader wants it: 81.2 ms, with its interval and n where it has them."""
-    m = d.measured.measurement
+    m = _measurement(d)
     return fmt_value(m.value, m.unit)
 
 
 def measured_detail(d: ResolvedDimension) -> str:
     """What qualifies the value: '95% CI 29.9–30.4 ms, n = 10', 'median of n = 10 runs, range …', or ''."""
-    m = d.measured.measurement
+    m = _measurement(d)
     s = m.summary
-    if m.interval_from == "artifact":
-        return f"interval {fmt_range(m.low, m.high, m.unit, m.value)} reported by the artifact"
+    interval = None if m.low is None or m.high is None else fmt_range(m.low, m.high, m.unit, m.value)
+    if m.interval_from == "artifact" and interval:
+        return f"interval {interval} reported by the artifact"
     if s is None:
         return ""
     runs = f"{s.stat} of n = {s.n} runs"
-    if m.interval_from == "ci":
-        return f"{runs}; {fmt_percent(m.coverage or 0)} CI {fmt_range(m.low, m.high, m.unit, m.value)}"
+    if m.interval_from == "ci" and interval:
+        return f"{runs}; {fmt_percent(m.coverage or 0)} CI {interval}"
     return f"{runs}; range {fmt_range(s.lowest, s.highest, m.unit, m.value)}"
 
 
@@ -86,14 +94,14 @@ MAX_VIEW_BYTES = 1024 * 1024
 MAX_VIEW_LINES = 20000
 
 
-def json_or_none(raw: bytes) -> object:
+def json_or_none(raw: bytes) -> JsonValue:
     try:
         return json.loads(raw.decode("utf-8-sig"))
     except (ValueError, RecursionError):
         return None
 
 
-def cited_values(data: object, cited: dict[str, list[str]]) -> list[dict]:
+def cited_values(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
     """Each cited pointer of a large artifact with its value (shortened) and who cites it."""
     from .evidence import PointerError, resolve_pointer
 
@@ -108,7 +116,7 @@ def cited_values(data: object, cited: dict[str, list[str]]) -> list[dict]:
     return out
 
 
-def json_lines(data: object, cited: dict[str, list[str]]) -> list[dict]:
+def json_lines(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
     """Pretty-printed JSON as lines, each value's first line carrying its pointer's anchor."""
     lines: list[dict] = []
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import yaml
-from yaml.cyaml import CParser
+from yaml._yaml import CParser
 
 from .findings import Finding, finding, kind_of
 
@@ -132,6 +133,12 @@ def parse_yaml(text: str, doc: Document, findings: list[Finding]) -> None:
         parser.dispose()
 
 
+def _pos(event: Any) -> Pos:
+    """Where an event starts, 1-based (libyaml's events always carry their marks)."""
+    m = event.start_mark
+    return m.line + 1, m.column + 1
+
+
 class _Frame:
     """An open mapping or list: the container, its path, and (a mapping) the key awaiting its value."""
 
@@ -170,8 +177,7 @@ class _Builder:
         self.doc.data = self.root
 
     def _stop(self, code: str, event, message: str, hint: str) -> _Stop:
-        m = event.start_mark
-        self.findings.append(finding(code, self.doc.file, (m.line + 1, m.column + 1), message, hint))
+        self.findings.append(finding(code, self.doc.file, _pos(event), message, hint))
         return _Stop()
 
     def _next_path(self) -> Path_ | None:
@@ -188,10 +194,11 @@ class _Builder:
             self.root = value
             return
         frame = self.stack[-1]
-        if frame.container.__class__ is list:
-            frame.container.append(value)  # type: ignore[union-attr]
-        else:
-            frame.container[frame.key] = value  # type: ignore[index]
+        container = frame.container
+        if type(container) is list:
+            container.append(value)
+        elif type(container) is dict:
+            container[frame.key] = value
             frame.key = None
 
     def _value_at(self, event) -> Path_ | None:
@@ -200,8 +207,7 @@ class _Builder:
         if path is None:
             self._key(event)
             return None
-        m = event.start_mark
-        self.doc.marks[path] = (m.line + 1, m.column + 1)
+        self.doc.marks[path] = _pos(event)
         tag = getattr(event, "tag", None)
         if tag is not None and tag not in _ALLOWED_TAGS[event.__class__ is yaml.ScalarEvent]:
             raise self._stop("SC110", event, f"YAML tag '{tag}' is not allowed",
@@ -213,14 +219,13 @@ class _Builder:
         if event.__class__ is not yaml.ScalarEvent:
             raise self._stop("SC112", event, "a mapping key must be a plain string",
                              "write the key as a simple word such as `title:`")
-        key, m = event.value, event.start_mark
-        pos = (m.line + 1, m.column + 1)
+        key, pos = event.value, _pos(event)
         if key in frame.container:
             first = self.doc.key_marks.get(frame.path + (key,), pos)
             self.findings.append(finding("SC102", self.doc.file, pos,
                                          f"duplicate key '{key}' (first at line {first[0]})",
                                          "remove one of the two; YAML would silently keep only the last"))
-            frame.container.pop(key)  # type: ignore[call-overload]
+            frame.container.pop(key)  # type: ignore[arg-type]  # a mapping's frame: the container is a dict
         frame.key = key
         self.doc.key_marks[frame.path + (key,)] = pos
 
@@ -236,8 +241,7 @@ class _Builder:
             return
         value = _plain_scalar(text)
         if value.__class__ is str and text in _YAML11_BOOL:
-            m = event.start_mark
-            self.findings.append(finding("SC111", self.doc.file, (m.line + 1, m.column + 1),
+            self.findings.append(finding("SC111", self.doc.file, _pos(event),
                                          f"'{text}' is read as the text \"{text}\", not as a boolean",
                                          f"quote it (\"{text}\") to say you mean text"))
         self._attach(value)
@@ -247,8 +251,7 @@ class _Builder:
         if path is None:
             self._key(event)  # an alias as a key: SC112
             return
-        m = event.start_mark
-        pos = (m.line + 1, m.column + 1)
+        pos = _pos(event)
         self.findings.append(finding("SC103", self.doc.file, pos, f"alias '*{event.anchor}' is not allowed",
                                      "write the value out in full; anchors and aliases are not supported"))
         self.doc.marks[path] = pos
