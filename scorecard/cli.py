@@ -31,16 +31,13 @@ def _root(option: str | None) -> Path:
     """The ledger root: --root, or the nearest folder up from here with scorecard.yaml."""
     from .load import SETTINGS_FILE, LedgerNotFound, find_root
 
-    try:
-        if option is not None:
-            root = Path(option)
-            settings = root / SETTINGS_FILE
-            if not (settings.exists() or settings.is_symlink()):
-                raise LedgerNotFound(f"--root {option}: no scorecard.yaml there (error SC001: not a ledger)")
-            return root.resolve()
+    if option is None:
         return find_root(Path.cwd())
-    except LedgerNotFound as exc:
-        raise click.UsageError(str(exc)) from None
+    root = Path(option)
+    settings = root / SETTINGS_FILE
+    if not (settings.exists() or settings.is_symlink()):
+        raise LedgerNotFound(f"--root {option}: no scorecard.yaml there (error SC001: not a ledger)")
+    return root.resolve()
 
 
 root_option = click.option("--root", "root", metavar="DIR", default=None,
@@ -107,14 +104,11 @@ def _repo_prefix(root: Path) -> str:
 def build(root: str | None, out: str | None, strict: bool, history: bool) -> None:
     """Validate, then build the static site (refused if the ledger has errors)."""
     from . import pipeline, report
-    from .write import OutputRefused
 
     ledger_root = _root(root)
     out_dir = Path(out).resolve() if out else ledger_root / "site"
     try:
         outcome = pipeline.build(ledger_root, out_dir, strict=strict, history=history)
-    except OutputRefused as exc:
-        raise click.UsageError(str(exc)) from None
     except OSError as exc:  # disk full, a read-only output folder: the previous site is untouched
         _echo(f"scorecard: cannot write the site to {_shown(out_dir)}: {exc.strerror or exc}; "
               "the previous site, if any, is unchanged", err=True)
@@ -150,14 +144,11 @@ def _shown(path: Path) -> str:
 def serve(root: str | None, out: str | None, host: str, port: int | None, history: bool) -> None:
     """Build and serve the site, rebuilding when the ledger changes."""
     from .serve import serve as run
-    from .write import OutputRefused
 
     ledger_root = _root(root)
     out_dir = Path(out).resolve() if out else ledger_root / "site"
     try:
         run(ledger_root, out_dir, host, port, echo=lambda text: _echo(text, err=False), history=history)
-    except OutputRefused as exc:
-        raise click.UsageError(str(exc)) from None
     except OSError as exc:
         raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
@@ -188,12 +179,9 @@ def schema(out: str | None, kind: str | None) -> None:
 @click.option("--title", default="Our scorecard", show_default=True, help="The scorecard's title.")
 def init(folder: Path, subject: str, title: str) -> None:
     """Create a new ledger in FOLDER that validates and builds as it stands."""
-    from .scaffold import ScaffoldRefused, init as make
+    from .scaffold import init as make
 
-    try:
-        written = make(folder, subject=subject, title=title)
-    except ScaffoldRefused as exc:
-        raise click.UsageError(str(exc)) from None
+    written = make(folder, subject=subject, title=title)
     for rel in written:
         _echo(f"created {folder / rel}")
     _echo(f"next: cd {folder} && scorecard validate && scorecard build")
@@ -208,13 +196,10 @@ def init(folder: Path, subject: str, title: str) -> None:
 @click.option("--category-title", default=None, help="A new category's title (default: from its slug).")
 def new(root: str | None, target: str, status: str, title: str | None, category_title: str | None) -> None:
     """Create claims/CATEGORY/ID.yaml with every field commented (never overwrites)."""
-    from .scaffold import ScaffoldRefused, new as make
+    from .scaffold import new as make
 
     ledger_root = _root(root)
-    try:
-        written = make(ledger_root, target, status, title=title, category_title=category_title)
-    except ScaffoldRefused as exc:
-        raise click.UsageError(str(exc)) from None
+    written = make(ledger_root, target, status, title=title, category_title=category_title)
     for rel in written:
         _echo(f"created {rel}")
     if status in MEASURED:
@@ -234,10 +219,7 @@ def diff(root: str | None, rev: str, rev2: str | None, fmt: str, from_merge_base
     from . import diff as d
 
     ledger_root = _root(root)
-    try:
-        old, new, changes = d.run(ledger_root, rev, rev2, from_merge_base)
-    except d.DiffError as exc:
-        raise click.UsageError(str(exc)) from None
+    old, new, changes = d.run(ledger_root, rev, rev2, from_merge_base)
     render = {"text": d.as_text, "markdown": d.as_markdown, "json": d.as_json}[fmt]
     _echo(render(old, new, changes), nl=False, json=fmt == "json")
 
@@ -258,10 +240,7 @@ def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -
     if bool(ids) == every:
         raise click.UsageError("name the dimensions to review (scorecard review ID...), or pass --all, not both")
     ledger_root = _root(root)
-    try:
-        outcome = review.review(ledger_root, [_dimension_id(ledger_root, i) for i in ids], every, dry_run)
-    except review.UnknownDimension as exc:
-        raise click.UsageError(f"no dimension named {exc} (ids are the file names in claims/<category>/)") from None
+    outcome = review.review(ledger_root, [_dimension_id(ledger_root, i) for i in ids], every, dry_run)
     if outcome.blocking:
         click.echo(report.text(outcome.blocking, outcome.checked.dimension_count, style=click.style),
                    nl=False, err=True)

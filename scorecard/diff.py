@@ -14,6 +14,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .findings import UserError
 from . import git
 from .check import CheckResult, DimensionRecord
 from .pipeline import validate
@@ -23,7 +24,7 @@ from .load import SETTINGS_FILE
 from .numfmt import fmt_value
 
 
-class DiffError(Exception):
+class DiffError(UserError):
     """Not a git repository, an unknown revision, or git itself failing."""
 
 

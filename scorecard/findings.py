@@ -5,7 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+import click
+
 Severity = Literal["error", "warning"]
+
+
+class UserError(click.UsageError):
+    """A request that cannot be carried out, in one sentence the user can act on (not a finding).
+
+    Every refusal of a command derives from it, so the CLI needs no handler per error: click
+    prints the usage line and `Error: <the sentence>`, and exits with status 2.
+    """
 
 
 @dataclass(frozen=True, slots=True)

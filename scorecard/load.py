@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-from .findings import Finding, finding
+from .findings import Finding, UserError, finding
 from .paths import PathProblem, inside_root, read_regular
 from .yamldoc import Document, parse_bytes
 
@@ -42,7 +42,7 @@ class LoadedLedger:
     findings: list[Finding]
 
 
-class LedgerNotFound(Exception):
+class LedgerNotFound(UserError):
     """Raised when no scorecard.yaml is found: a usage error, not a finding."""
 
 

@@ -13,6 +13,7 @@ import yaml
 from yaml._yaml import CParser
 
 from .check import CheckResult
+from .findings import UserError
 from .pipeline import validate
 
 
@@ -134,7 +135,7 @@ class ReviewOutcome:
     refusal: str = ""  # a reason other than findings (a file shape the edit cannot handle)
 
 
-class UnknownDimension(Exception):
+class UnknownDimension(UserError):
     """An id given to `scorecard review` that names no dimension file."""
 
 
@@ -153,7 +154,8 @@ def review(root: Path, ids: list[str], every: bool, dry_run: bool = False) -> Re
              if p.name != "_category.yaml"}
     unknown = [i for i in ids if i not in files]
     if unknown:
-        raise UnknownDimension(", ".join(unknown))
+        raise UnknownDimension(f"no dimension named {', '.join(unknown)} "
+                               "(ids are the file names in claims/<category>/)")
     wanted = sorted(files) if every else list(dict.fromkeys(ids))
     wanted_files = {files[i] for i in wanted} | {SETTINGS_FILE}
     outcome = ReviewOutcome(result)

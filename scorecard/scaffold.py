@@ -10,11 +10,12 @@ import os
 import re
 from pathlib import Path
 
+from .findings import UserError
 from .load import CATEGORY_FILE, SETTINGS_FILE, SLUG_RE
 from .model import MEASURED, MODELS, STATUSES, json_schema
 
 
-class ScaffoldRefused(Exception):
+class ScaffoldRefused(UserError):
     """The scaffold would overwrite something, or was asked for something invalid."""
 
 

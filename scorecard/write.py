@@ -15,11 +15,13 @@ import shutil
 import tempfile
 from pathlib import Path, PurePosixPath
 
+from .findings import UserError
+
 MARKER = ".scorecard-site"
 _TMP_PREFIXES = ("-tmp-", "-old-")
 
 
-class OutputRefused(Exception):
+class OutputRefused(UserError):
     """The output folder is one scorecard must not replace."""
 
 
