@@ -9,9 +9,10 @@ from __future__ import annotations
 import difflib
 import re
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
@@ -24,20 +25,20 @@ from .model import Category, Dimension, Record, Settings
 from .statuses import display_key
 from . import rules
 
+if TYPE_CHECKING:
+    from .stamps import Review
 
-@dataclass(slots=True)
+
+@dataclass(frozen=True, slots=True)
 class DimensionRecord:
-    """A dimension that passed the schema: its id, category, source document and model."""
+    """A dimension that passed the schema: its id, category, source document and model, and
+    (when it carries a `reviewed:` stamp) what the review rule found."""
 
     id: str
     category: str
     doc: Document
     model: Dimension
-    # Set by the review rule when the record carries a stamp: "current" or "suspect", what the
-    # fingerprint covers now, and (for a suspect one) what changed since the review.
-    review: str | None = None
-    inputs: dict | None = None
-    changes: list[str] | None = None
+    review: Review | None = None
 
     @property
     def file(self) -> str:
@@ -113,8 +114,7 @@ def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: b
             model = _validate(doc, Dimension, findings)
             if model is None:
                 continue
-            record = DimensionRecord(dim_id, cat.slug, doc, model)
-            rules.check_dimension(record, settings, store, today, findings)
+            record = _checked(DimensionRecord(dim_id, cat.slug, doc, model), settings, store, today, findings)
             if not keep_marks:  # the model holds everything later stages read
                 doc.marks = doc.key_marks = {}
                 doc.data = None
@@ -138,9 +138,15 @@ def check_one(doc: Document, category: str, settings: Settings, store: ArtifactS
     model = _validate(doc, Dimension, findings)
     if model is None:
         return None, findings
-    record = DimensionRecord(Path(doc.file).stem, category, doc, model)
-    rules.check_dimension(record, settings, store, today, findings)
+    record = _checked(DimensionRecord(Path(doc.file).stem, category, doc, model), settings, store, today, findings)
     return record, findings
+
+
+def _checked(record: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
+             findings: list[Finding]) -> DimensionRecord:
+    """The record after its rules ran (findings appended), with its review when it has one."""
+    review = rules.check_dimension(record, settings, store, today, findings)
+    return record if review is None else replace(record, review=review)
 
 
 # --- schema errors as findings --------------------------------------------------------------

@@ -170,11 +170,11 @@ def _review(a: DimensionRecord, b: DimensionRecord) -> list[str]:
     if a.model.reviewed != b.model.reviewed:
         if b.model.reviewed is None:
             return ["review stamp removed"]
-        if b.review == "current":
+        if b.review is not None and b.review.state == "current":
             return ["reviewed: a person checked the claim against what it rests on now"]
         return ["review stamp changed, but it does not match what the claim rests on (suspect)"]
-    if a.review == "current" and b.review == "suspect":
-        what = f": {'; '.join(b.changes)}" if b.changes else ""
+    if a.review is not None and b.review is not None and (a.review.state, b.review.state) == ("current", "suspect"):
+        what = f": {'; '.join(b.review.changes)}" if b.review.changes else ""
         return [f"now suspect: what it rests on changed since its review{what}"]
     return []
 

@@ -35,8 +35,7 @@ def today() -> date:
 def validate(root: Path, cache: dict | None = None) -> tuple[CheckResult, ArtifactStore]:
     """Load and check the ledger at root (cache: parsed files by content, kept across rebuilds)."""
     store = ArtifactStore(root)
-    result = check(load_ledger(root, cache), store, today(), keep_marks=cache is not None)
-    explain_suspects(root, result)
+    result = explain_suspects(root, check(load_ledger(root, cache), store, today(), keep_marks=cache is not None))
     return result, store
 
 

@@ -206,10 +206,11 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
     age = source_age(dim.sota, as_of)
     stale_after = ledger.settings.stale_after_months
     evidence_after = ledger.settings.stale_evidence_after_months
-    review = rec.review if dim.reviewed is not None else ("never" if measured is not None else None)
+    review = (rec.review.state if rec.review is not None else None) if dim.reviewed is not None else (
+        "never" if measured is not None else None)
     return ResolvedDimension(rec, measured, comparison, why_not, traces, max(age, 0),
                              stale_after is not None and age > stale_after,
-                             review=review, review_changes=list(rec.changes or []),
+                             review=review, review_changes=list(rec.review.changes or ()) if rec.review else [],
                              evidence_date=measured_on, evidence_date_from=measured_from,
                              evidence_age_months=evidence_age,
                              evidence_stale=bool(evidence_after and evidence_age is not None

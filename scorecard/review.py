@@ -190,7 +190,8 @@ def _stamps(root: Path, result: CheckResult, store, wanted: list[str], outcome: 
         raise _Refusal(f"{missing[0]}: the record is not part of the checked ledger (see validate)")
     edits: dict[Path, bytes] = {}
     for rec in (records[file] for file in wanted):
-        covered = rec.inputs if rec.inputs is not None else inputs(rec.model, store.get)  # the rule's, if stamped
+        # What the review rule covered, when the record is stamped; else computed now.
+        covered = rec.review.covered if rec.review is not None else inputs(rec.model, store.get)
         if covered is None:  # cannot happen without an error finding; refuse rather than stamp a guess
             raise _Refusal(f"{rec.file}: a value the claim cites cannot be read")
         stamp = fingerprint(covered)
@@ -203,5 +204,6 @@ def _stamps(root: Path, result: CheckResult, store, wanted: list[str], outcome: 
         except StampRefused as exc:
             raise _Refusal(f"{rec.file}: {exc}; add `reviewed: {stamp}` by hand") from None
         edits[path] = text.encode("utf-8")
-        outcome.stamped.append(Stamped(rec.id, rec.file, rec.model.reviewed, stamp, summary(covered), rec.changes))
+        outcome.stamped.append(Stamped(rec.id, rec.file, rec.model.reviewed, stamp, summary(covered),
+                                       list(rec.review.changes) if rec.review and rec.review.changes else None))
     return edits

@@ -15,11 +15,12 @@ from .paths import PathProblem, is_url
 
 if TYPE_CHECKING:
     from .check import DimensionRecord
+    from .stamps import Review
 
 
 def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
-                    findings: list[Finding]) -> None:
-    """Every cross-file rule for one schema-valid dimension."""
+                    findings: list[Finding]) -> Review | None:
+    """Every cross-file rule for one schema-valid dimension; its review, when it carries a stamp."""
     dim, doc = rec.model, rec.doc
     before = len(findings)
     measured = dim.status in MEASURED
@@ -49,10 +50,12 @@ def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactSto
     if measured and dim.result is not None and value is not None and settings.stale_evidence_after_months:
         _check_evidence_age(rec, settings, store, today, findings)
     if not any(f.severity == "error" for f in findings[before:]) and (value is not None or not measured):
-        _check_review(rec, settings, store, findings)
+        return _check_review(rec, settings, store, findings)
+    return None
 
 
-def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore, findings: list[Finding]) -> None:
+def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
+                  findings: list[Finding]) -> Review | None:
     """SC801 when the reviewed: stamp no longer matches what the claim rests on; SC802 when one is required."""
     dim, doc = rec.model, rec.doc
     if dim.reviewed is None:
@@ -60,19 +63,17 @@ def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore
             findings.append(finding("SC802", doc.file, doc.pos(("status",)),
                                     f"the measured claim '{rec.id}' has never been reviewed",
                                     f"check the claim against its evidence, then run `scorecard review {rec.id}`"))
-        return
+        return None
     from . import stamps  # here: a ledger without stamps (and the hook on it) never loads it
 
     covered = stamps.inputs(dim, store.get)
     if covered is None:
-        return
-    rec.inputs = covered
+        return None
     if stamps.fingerprint(covered) == dim.reviewed:
-        rec.review = "current"
-        return
-    rec.review = "suspect"
+        return stamps.Review("current", covered)
     findings.append(finding("SC801", doc.file, doc.pos(("reviewed",)), stamps.suspect_message(rec.id, None),
                             f"check the claim still holds, then run `scorecard review {rec.id}` to record that"))
+    return stamps.Review("suspect", covered)
 
 
 def _check_evidence_age(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,

@@ -14,6 +14,7 @@ import hashlib
 import json
 import math
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,10 +25,20 @@ from .paths import PathProblem, is_url, normalise
 
 if TYPE_CHECKING:
     from . import git
-    from .check import CheckResult
+    from .check import CheckResult, DimensionRecord
 
 PREFIX = "fp1-"
 FIXED_KEYS = ("status", "claim", "result.unit")
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A stamped record's review: "current" (the stamp matches) or "suspect", what the fingerprint
+    covers now, and (for a suspect one, when git has the reviewed version) what changed since."""
+
+    state: str
+    covered: dict[str, object]
+    changes: tuple[str, ...] | None = None
 
 
 def _numbers(value: object, convert: Callable[[float], object]) -> object:
@@ -223,24 +234,29 @@ def suspect_message(dim_id: str, changes: list[str] | None) -> str:
     return f"suspect: '{dim_id}' changed since it was reviewed: {what}"
 
 
-def explain_suspects(root: Path, result: CheckResult) -> None:
-    """Name what changed in each suspect claim, from the committed version its stamp was written for.
+def explain_suspects(root: Path, result: CheckResult) -> CheckResult:
+    """result with what changed in each suspect claim named, from the committed version its stamp was written for.
 
     Only suspect records reach git (a fixed few processes for all of them), so a clean ledger's
     validate (the pre-commit hook) never runs it.
     """
-    suspects = [i for i, f in enumerate(result.findings) if f.code == "SC801"]
+    suspects = {d.file: d for d in result.ledger.dimensions()
+                if d.review is not None and d.review.state == "suspect" and d.model.reviewed is not None}
     if not suspects:
-        return
-    from dataclasses import replace
+        return result
+    reviewed = reviewed_versions(root, {file: d.model.reviewed for file, d in suspects.items()
+                                        if d.model.reviewed is not None})
+    changes = {file: tuple(describe(reviewed[file], d.review.covered)) for file, d in suspects.items()
+               if file in reviewed and d.review is not None}
+    if not changes:
+        return result
 
-    by_file = {d.file: d for d in result.ledger.dimensions()}
-    records = [by_file[result.findings[i].file] for i in suspects if result.findings[i].file in by_file]
-    reviewed = reviewed_versions(root, {r.file: r.model.reviewed for r in records
-                                        if r.inputs is not None and r.model.reviewed is not None})
-    for i in suspects:
-        f = result.findings[i]
-        rec = by_file.get(f.file)
-        if rec is not None and rec.inputs is not None and rec.file in reviewed:
-            rec.changes = describe(reviewed[rec.file], rec.inputs)
-            result.findings[i] = replace(f, message=suspect_message(rec.id, rec.changes))
+    def explained(d: DimensionRecord) -> DimensionRecord:
+        if d.file not in changes or d.review is None:
+            return d
+        return replace(d, review=replace(d.review, changes=changes[d.file]))
+
+    categories = [replace(c, dimensions=[explained(d) for d in c.dimensions]) for c in result.ledger.categories]
+    findings = [replace(f, message=suspect_message(suspects[f.file].id, list(changes[f.file])))
+                if f.code == "SC801" and f.file in changes else f for f in result.findings]
+    return replace(result, ledger=replace(result.ledger, categories=categories), findings=findings)
