@@ -20,13 +20,21 @@ def test_corpus_is_large_enough():
 
 
 @pytest.mark.parametrize("name", BAD)
+def test_every_bad_case_pins_its_position(name):
+    """File, line and column: a finding at the right line but the wrong column is a bug too."""
+    import yaml
+
+    expect = yaml.safe_load((LEDGERS / "bad" / name / "expect.yaml").read_text())
+    assert {"code", "file", "line", "col"} <= set(expect), name
+
+
+@pytest.mark.parametrize("name", BAD)
 def test_bad_ledger(name, tmp_path):
     root, expect = bad_case(name, tmp_path / "ledger")
     result, _ = pipeline.validate(root)
     found = [f for f in result.findings if f.code == expect["code"]]
     assert found, f"{name}: expected {expect['code']}, got {[(f.code, f.file, f.line) for f in result.findings]}"
-    hit = [f for f in found if f.file == expect["file"] and f.line == expect["line"]
-           and f.col == expect.get("col", f.col)]
+    hit = [f for f in found if (f.file, f.line, f.col) == (expect["file"], expect["line"], expect["col"])]
     assert hit, f"{name}: {expect['code']} not at {expect['file']}:{expect['line']}:{expect.get('col')}: {found}"
     assert all(f.hint for f in result.findings), "every finding says what to do"
     if "message" in expect:
