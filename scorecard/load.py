@@ -59,8 +59,6 @@ def find_root(start: Path) -> Path:
     )
 
 
-
-
 # --- reading files ---------------------------------------------------------------------
 
 # (relative path, content digest) -> (the parsed Document, its findings): kept across serve's rebuilds.

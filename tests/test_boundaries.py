@@ -202,3 +202,149 @@ def test_meta_that_is_not_an_object_is_sc309(tmp_path):
     sc309 = [f for f in result.findings if f.code == "SC309"]
     assert [(f.file, f.line, f.col) for f in sc309] == [("evidence/run.json", 1, 1)]
     assert "an array, not an object" in sc309[0].message
+
+
+# --- the rules beyond the schema, in process (coverage and the mutation run see these) ------------
+
+def _ledger(tmp_path, edits: dict[str, dict[str, str]] | None = None, files: dict[str, str] | None = None):
+    """The base ledger with text replaced in its files, and files added; returns (root, findings)."""
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    for rel, pairs in (edits or {}).items():
+        path = root / rel
+        text = path.read_text()
+        for old, new in pairs.items():
+            assert old in text, (rel, old)
+            text = text.replace(old, new)
+        path.write_text(text)
+    for rel, text in (files or {}).items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    result, _ = pipeline.validate(root)
+    return root, result.findings
+
+
+def where(findings, code):
+    return [(f.file, f.line, f.col) for f in findings if f.code == code]
+
+
+def test_an_unknown_bar_unit_warns_at_the_unit(tmp_path):
+    _, found = _ledger(tmp_path, {"claims/core/beta.yaml": {"unit: ms": "unit: furlongs"}})
+    assert where(found, "SC508") == [("claims/core/beta.yaml", 6, 9)]
+    assert [f.severity for f in found if f.code == "SC508"] == ["warning"]
+
+
+def test_a_review_is_judged_only_on_a_record_without_errors(tmp_path):
+    stamp = {"claim: 12 req/s": "claim: 12 req/s\nreviewed: fp1-0000000000000000"}
+    _, found = _ledger(tmp_path, {"claims/core/alpha.yaml": stamp})
+    assert where(found, "SC801") == [("claims/core/alpha.yaml", 12, 11)]
+    _, found = _ledger(tmp_path / "2", {"claims/core/alpha.yaml": {**stamp, "- docs/notes.md": "- docs/gone.md"}})
+    assert where(found, "SC401") and not where(found, "SC801")
+
+
+@pytest.mark.parametrize(("measured_on", "stale"), [("2025-06-30", False), ("2025-05-31", True)])
+def test_evidence_exactly_at_its_age_limit_is_not_stale(tmp_path, measured_on, stale):
+    _, found = _ledger(tmp_path, {"scorecard.yaml": {"stale_after_months: 24": "stale_after_months: 24\n"
+                                                     "stale_evidence_after_months: 12"},
+                                  "evidence/run.json": {'"date": "2026-02-01"': f'"date": "{measured_on}"'}})
+    assert bool(where(found, "SC310")) == stale, found
+
+
+@pytest.mark.parametrize(("checked", "code"), [("2025-06", None), ("2025-06-01", None), ("2025-05-31", "SC204"),
+                                               ("2025", "SC204")])
+def test_checked_in_the_source_month_is_not_before_it(tmp_path, checked, code):
+    _, found = _ledger(tmp_path, {"claims/core/beta.yaml": {"date: 2025-06": f"date: 2025-06\n  checked: {checked}"}})
+    assert [f.code for f in found if f.code == "SC204"] == ([code] if code else []), found
+
+
+@pytest.mark.parametrize(("path", "text"), [(("why",), "Say why a buyer or a user cares about this dimension."),
+                                            (("claim",), "our number, in words"),
+                                            (("sota", "source"), "https://example.org/paper")])
+def test_each_example_text_left_in_is_sc604(tmp_path, path, text):
+    old = {("why",): "why: Latency matters.", ("claim",): "claim: not measured",
+           ("sota", "source"): "source: https://example.org/beta"}[path]
+    _, found = _ledger(tmp_path, {"claims/core/beta.yaml": {old: old.split(":")[0] + ": " + text}})
+    sc604 = [f for f in found if f.code == "SC604"]
+    assert len(sc604) == 1 and ".".join(path) in sc604[0].message, found
+
+
+def test_the_example_artifact_left_in_is_sc604(tmp_path):
+    from scorecard.placeholders import ARTIFACT_NOTE
+
+    _, found = _ledger(tmp_path, {"evidence/run.json": {'"commit": "abc1234"': f'"note": "{ARTIFACT_NOTE}: x"'}})
+    assert where(found, "SC604") == [("evidence/run.json", 1, 1)]
+
+
+@pytest.mark.parametrize(("trace", "message"), [
+    ("docs/notes.md#", "must be a JSON pointer into a .json file"),          # an empty fragment
+    ("evidence/run.json#runs/0", "must be a JSON pointer into a .json file"),  # no leading slash
+    ("docs/notes.md#/intro", "must be a JSON pointer into a .json file"),    # not a .json file
+    ("docs/data.json#/a", "is invalid JSON"),                                  # the JSON does not parse
+    ("evidence/run.json#/runs/9", "index 9"),
+])
+def test_trace_fragments(tmp_path, trace, message):
+    _, found = _ledger(tmp_path, {"claims/core/alpha.yaml": {"- docs/notes.md": f'- "{trace}"'}},
+                       {"docs/data.json": "{not json"})
+    sc402 = [f for f in found if f.code == "SC402"]
+    assert [(f.file, f.line, f.col) for f in sc402] == [("claims/core/alpha.yaml", 17, 5)], found
+    assert message in sc402[0].message, sc402[0].message
+
+
+def test_a_labelled_trace_is_reported_at_its_path(tmp_path):
+    labelled = "- label: Notes\n    path: docs/gone.md"
+    _, found = _ledger(tmp_path, {"claims/core/alpha.yaml": {"- docs/notes.md": labelled}})
+    assert where(found, "SC401") == [("claims/core/alpha.yaml", 18, 11)], found
+
+
+@pytest.mark.parametrize(("field", "hint"), [("date", "the date the source was published"),
+                                             ("checked", "the date you checked that the bar still stands")])
+def test_a_future_date_says_which_date_to_use(tmp_path, field, hint):
+    text = "date: 2027-01" if field == "date" else "date: 2025-06\n  checked: 2027-01"
+    _, found = _ledger(tmp_path, {"claims/core/beta.yaml": {"date: 2025-06": text}})
+    sc602 = [f for f in found if f.code == "SC602"]
+    assert len(sc602) == 1 and hint in sc602[0].hint and f"sota.{field} 2027-01" in sc602[0].message
+
+
+# --- reading the ledger's files ---------------------------------------------------------------------
+
+def test_an_unreadable_record_is_sc101(tmp_path, monkeypatch):
+    import scorecard.load as load
+
+    real = load.read_regular
+
+    def refuse(path, rel, limit):
+        if rel.endswith("beta.yaml"):
+            raise PermissionError(13, "Permission denied")
+        return real(path, rel, limit)
+
+    monkeypatch.setattr(load, "read_regular", refuse)
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    result, _ = pipeline.validate(root)
+    assert [(f.code, f.file, f.line, f.col, f.message) for f in result.findings] == [
+        ("SC101", "claims/core/beta.yaml", 1, 1, "cannot read the file: Permission denied")]
+
+
+def test_a_cached_parse_keeps_its_findings(tmp_path):
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    (root / "claims/core/beta.yaml").write_text((LEDGERS / "base/claims/core/beta.yaml").read_text()
+                                                + "claim: twice\n")
+    cache: dict = {}
+    first, _ = pipeline.validate(root, cache)
+    second, _ = pipeline.validate(root, cache)
+    assert cache and [f.code for f in first.findings] == ["SC102"]
+    assert second.findings == first.findings
+
+
+def test_a_missing_settings_file_is_sc001(tmp_path):
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    (root / "scorecard.yaml").unlink()
+    result, _ = pipeline.validate(root)
+    assert [(f.code, f.file, f.line, f.col) for f in result.errors] == [("SC001", "scorecard.yaml", 1, 1)]
+
+
+@pytest.mark.parametrize(("name", "hint"), [("gamma.yml", "rename it to gamma.yaml"),
+                                            ("notes.txt", "remove it, or move it out of claims/")])
+def test_a_file_that_is_not_yaml_says_what_to_do(tmp_path, name, hint):
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    (root / "claims/core" / name).write_text("title: x\n")
+    result, _ = pipeline.validate(root)
+    assert [(f.code, f.file, f.hint) for f in result.findings] == [("SC003", f"claims/core/{name}", hint)]

@@ -186,3 +186,46 @@ def _check_export(path: Path) -> bool:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+IN_PROCESS = [name for name in CASES
+              if "git" not in yaml.safe_load((ATTACKS / name / "attack.yaml").read_text()).get("make", {})
+              and yaml.safe_load((ATTACKS / name / "attack.yaml").read_text()).get("command", ["validate"])[0]
+              in ("validate", "build")]
+
+
+@pytest.mark.parametrize("name", IN_PROCESS)
+def test_hostile_case_in_process(name, tmp_path, monkeypatch):
+    """The same cases through the pipeline in this process: the findings as values, and no exception.
+
+    (The subprocess run above is what CI does; this one lets coverage, and so the mutation run,
+    see which tests exercise the refusals.)"""
+    from scorecard import pipeline
+
+    case = ATTACKS / name
+    spec = yaml.safe_load((case / "attack.yaml").read_text())
+    outside = tmp_path / "outside"
+    (outside / "claims-cat").mkdir(parents=True)
+    (outside / "canary.txt").write_text(CANARY + "\n")
+    (outside / "claims-cat" / "_category.yaml").write_text(f"title: {CANARY}\n")
+    (outside / "claims-cat" / "leak.yaml").write_text(f"title: {CANARY}\n")
+    env = {"canary": str(outside / "canary.txt"), "outside": str(outside), "marker": str(tmp_path / "marker")}
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    _lay_out(case, root, env)
+    _make(spec.get("make", {}), root, env)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    if spec.get("command", ["validate"])[0] == "build":
+        result = pipeline.build(root, tmp_path / "site").checked
+    else:
+        result, _ = pipeline.validate(root)
+    from scorecard.report import terminal_safe
+
+    found = {(terminal_safe(f.file), f.code) for f in result.findings}  # as the case names them: printable
+    for want in spec.get("findings", []):
+        assert (want["file"], want["code"]) in found, f"{name}: no {want['code']} at {want['file']}: {found}"
+        if want["code"] == "SC404":  # refused: nothing behind the link was read
+            assert not [f for f in result.findings if f.file.startswith(want["file"] + "/")], result.findings
+    assert all(CANARY not in f.message for f in result.findings), name
+    if spec["exit"] == 1:
+        assert result.errors, f"{name}: refused on the command line, but no error here"
+    assert not (tmp_path / "marker").exists()
