@@ -348,3 +348,36 @@ def test_a_file_that_is_not_yaml_says_what_to_do(tmp_path, name, hint):
     (root / "claims/core" / name).write_text("title: x\n")
     result, _ = pipeline.validate(root)
     assert [(f.code, f.file, f.hint) for f in result.findings] == [("SC003", f"claims/core/{name}", hint)]
+
+
+def test_positions_fall_back_to_the_nearest_parent_then_the_start():
+    doc, _ = parsed("a:\n  - x\n  - y\n")
+    assert doc.pos(("a", 1), key=True) == (3, 5)  # a list item has no key: its value's position
+    assert doc.pos(("a", 1, "zz")) == (3, 5)      # a missing child: its parent
+    assert doc.pos(("zz",), key=True) == (1, 1)   # nothing: the document's start
+    assert Document("f.yaml").pos(("a",)) == (1, 1)
+
+
+@pytest.mark.parametrize(("digits", "value"), [("9" * 310, int("9" * 310)), ("9" * 311, float("inf")),
+                                               ("-" + "9" * 309, -int("9" * 309)), ("-" + "9" * 310, float("-inf"))])
+def test_integers_past_any_float_become_infinite_at_311_characters(digits, value):
+    doc, findings = parsed(f"a: {digits}\n")
+    assert findings == [] and doc.data == {"a": value}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("title: a\x07b\n", ("SC101", 1, 1, "YAML error: unacceptable character #x0007", "fix the YAML syntax")),
+    ("# only a comment\n", ("SC106", 1, 1, "the file holds no value", "fill in the record")),
+    ("a: b: c\n", ("SC101", 1, 5, "YAML syntax error: mapping values are not allowed in this context",
+                   "a ': ' inside a value starts a new key: put the whole value in quotes")),
+    ("k: v\n x: y\n", ("SC101", 2, 3, "YAML syntax error: mapping values are not allowed in this context",
+                       "this key's indentation does not fit the line above")),
+    ("a:\n\tb: 1\n", ("SC101", 2, 1, "YAML syntax error: a tab in the indentation",
+                      "indent with spaces only; YAML does not allow tabs for indentation")),
+])
+def test_yaml_errors_say_where_and_what_to_do(text, expected):
+    _, findings = parsed(text)
+    assert len(findings) == 1
+    f = findings[0]
+    code, line, col, message, hint = expected
+    assert (f.code, f.line, f.col) == (code, line, col) and f.message.startswith(message) and f.hint.startswith(hint)
