@@ -381,3 +381,24 @@ def test_yaml_errors_say_where_and_what_to_do(text, expected):
     f = findings[0]
     code, line, col, message, hint = expected
     assert (f.code, f.line, f.col) == (code, line, col) and f.message.startswith(message) and f.hint.startswith(hint)
+
+
+def test_a_value_that_did_not_move_is_neither_better_nor_worse():
+    assert compare.change_words(10, "req/s", 10, "req/s", "higher") == "10 req/s → 10 req/s, +0.0 %"
+    assert compare.change_words(10, "req/s", 11, "req/s", "lower").endswith(", worse")
+
+
+def test_in_unit_needs_both_units():
+    assert compare.in_unit(1.0, None, "ms") is None and compare.in_unit(1.0, "ms", None) is None
+    assert compare.in_unit(1.0, None, None) == 1.0 and compare.in_unit(2.0, "s", "ms") == pytest.approx(2000.0)
+
+
+def test_the_oldest_input_decides_how_old_a_number_is():
+    from scorecard.evidence import Artifact
+
+    arts = {"evidence/new.json": Artifact("evidence/new.json", meta={"date": "2026-05-01"}),
+            "evidence/old.json": Artifact("evidence/old.json", meta={"date": "2025-01-31"})}
+    store = SimpleNamespace(get=arts.__getitem__, git_date=lambda rel: None)
+    oldest = compare.oldest_evidence([("a", "evidence/new.json"), ("b", "evidence/old.json")], store)
+    assert oldest == (date(2025, 1, 31), "meta.date", "b", "evidence/old.json")
+    assert compare.oldest_evidence([], store) is None
