@@ -402,3 +402,17 @@ def test_the_oldest_input_decides_how_old_a_number_is():
     oldest = compare.oldest_evidence([("a", "evidence/new.json"), ("b", "evidence/old.json")], store)
     assert oldest == (date(2025, 1, 31), "meta.date", "b", "evidence/old.json")
     assert compare.oldest_evidence([], store) is None
+
+
+def test_example_text_is_reported_at_the_first_place_in_the_file(tmp_path):
+    from scorecard import placeholders as ph
+
+    text = (LEDGERS / "base/claims/core/beta.yaml").read_text()
+    text = f"note: {ph.DIMENSION[('note',)]}\n" + text.replace("why: Latency matters.",
+                                                               f"why: {ph.DIMENSION[('why',)]}")
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    (root / "claims/core/beta.yaml").write_text(text)
+    result, _ = pipeline.validate(root)
+    sc604 = [f for f in result.findings if f.code == "SC604"]
+    assert [(f.line, f.col) for f in sc604] == [(1, 7)]
+    assert sc604[0].message.endswith("still in: note, why")

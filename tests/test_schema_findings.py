@@ -43,6 +43,9 @@ CASES = {
     "unknown-elsewhere": ("claim: not measured", "claim: not measured\nbetter: lower",
                           ("SC202", 12, 1, "unknown field 'better'",
                            "'better' belongs under `sota:`: indent it into that block")),
+    "unknown-nested": ("  date: 2025-06", "  date: 2025-06\n  pointer: /a",
+                       ("SC202", 10, 3, "unknown field 'sota.pointer'",
+                        "known fields here: bar, better, checked, date, source, unit, value")),
     "unknown-far": ("claim: not measured", "claim: not measured\nzzzqqq: 1",
                     ("SC202", 12, 1, "unknown field 'zzzqqq'", f"known fields here: {KNOWN}")),
     "trace-int": ("claim: not measured", "claim: not measured\ntrace:\n  - 42",
@@ -128,3 +131,25 @@ def test_check_one_checks_a_single_record(tmp_path):
     parse_bytes(b"title: Beta\n", bad, [])
     record, findings = check_one(bad, "core", settings, store, date(2026, 6, 15))
     assert record is None and {f.code for f in findings} == {"SC201"}
+
+
+def test_a_key_that_looks_like_a_union_tag_is_still_part_of_the_location():
+    from scorecard.check import _clean_loc
+
+    data = {"result": {"inputs": {"a[0]": {"unit": 5}}}, "trace": [{"path": 5}]}
+    assert _clean_loc(data, ("result", "inputs", "a[0]", "unit")) == ("result", "inputs", "a[0]", "unit")
+    assert _clean_loc(data, ("trace", 0, "~link", "path")) == ("trace", 0, "path")  # the tag pydantic adds
+    assert _clean_loc(data, ("trace", 1)) == ("trace", 1)  # just past the end: kept, as the missing item
+    nested = {"trace": [{"a[0]": {"x": 1}}]}
+    assert _clean_loc(nested, ("trace", 0, "a[0]", "x")) == ("trace", 0, "a[0]", "x")  # index 0 is in the data
+
+
+def test_a_bad_input_name_is_reported_at_the_name(tmp_path):
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    alpha = root / "claims/core/alpha.yaml"
+    alpha.write_text(alpha.read_text().replace(
+        "result:\n  evidence: evidence/run.json\n  pointer: /runs/0/rps\n  unit: req/s\n",
+        "result:\n  expr: a\n  unit: req/s\n  inputs:\n    a b: {evidence: evidence/run.json, pointer: /runs/0/rps}\n"))
+    result, _ = pipeline.validate(root)
+    assert [(f.code, f.line, f.col) for f in result.findings] == [("SC204", 16, 10)]
+    assert result.findings[0].message.startswith("'result.inputs.a b.[key]': string should match pattern")
