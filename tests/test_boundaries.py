@@ -416,3 +416,34 @@ def test_example_text_is_reported_at_the_first_place_in_the_file(tmp_path):
     sc604 = [f for f in result.findings if f.code == "SC604"]
     assert [(f.line, f.col) for f in sc604] == [(1, 7)]
     assert sc604[0].message.endswith("still in: note, why")
+
+
+# --- the site's ages and staleness, exactly at their limits --------------------------------------------
+
+def _resolved(tmp_path, beta_date: str, measured_on: str):
+    from scorecard.resolve import resolve_ledger
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    settings = root / "scorecard.yaml"
+    settings.write_text(settings.read_text().replace("stale_after_months: 24",
+                                                     "stale_after_months: 24\nstale_evidence_after_months: 12"))
+    beta = root / "claims/core/beta.yaml"
+    beta.write_text(beta.read_text().replace("date: 2025-06", f"date: {beta_date}"))
+    run = root / "evidence/run.json"
+    run.write_text(run.read_text().replace('"date": "2026-02-01"', f'"date": "{measured_on}"'))
+    result, store = pipeline.validate(root)
+    assert not result.errors, result.findings
+    led = resolve_ledger(result.ledger, store, date(2026, 6, 15))
+    return {d.id: d for c in led.categories for d in c.dimensions}
+
+
+def test_ages_this_month_are_zero_and_ages_at_the_limit_are_not_stale(tmp_path):
+    dims = _resolved(tmp_path, "2026-06", "2026-06-01")
+    assert (dims["beta"].source_age_months, dims["beta"].source_stale) == (0, False)
+    assert (dims["alpha"].evidence_age_months, dims["alpha"].evidence_stale) == (0, False)
+    dims = _resolved(tmp_path / "2", "2024-06", "2025-06-01")  # exactly 24 and 12 months
+    assert (dims["beta"].source_age_months, dims["beta"].source_stale) == (24, False)
+    assert (dims["alpha"].evidence_age_months, dims["alpha"].evidence_stale) == (12, False)
+    dims = _resolved(tmp_path / "3", "2024-05", "2025-05-31")  # one month over each
+    assert (dims["beta"].source_age_months, dims["beta"].source_stale) == (25, True)
+    assert (dims["alpha"].evidence_age_months, dims["alpha"].evidence_stale) == (13, True)
