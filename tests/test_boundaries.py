@@ -447,3 +447,11 @@ def test_ages_this_month_are_zero_and_ages_at_the_limit_are_not_stale(tmp_path):
     dims = _resolved(tmp_path / "3", "2024-05", "2025-05-31")  # one month over each
     assert (dims["beta"].source_age_months, dims["beta"].source_stale) == (25, True)
     assert (dims["alpha"].evidence_age_months, dims["alpha"].evidence_stale) == (13, True)
+
+
+def test_the_template_shortcuts_name_the_first_source(tmp_path):
+    """measured.evidence, .pointer and .meta are documented for ledger templates (docs/site.md)."""
+    alpha = _resolved(tmp_path, "2025-06", "2026-02-01")["alpha"]
+    assert alpha.measured is not None
+    assert (alpha.measured.evidence, alpha.measured.pointer) == ("evidence/run.json", "/runs/0/rps")
+    assert alpha.measured.meta == {"commit": "abc1234", "date": "2026-02-01"}
