@@ -455,3 +455,40 @@ def test_the_template_shortcuts_name_the_first_source(tmp_path):
     assert alpha.measured is not None
     assert (alpha.measured.evidence, alpha.measured.pointer) == ("evidence/run.json", "/runs/0/rps")
     assert alpha.measured.meta == {"commit": "abc1234", "date": "2026-02-01"}
+
+
+@pytest.mark.parametrize(("extra", "too_large"), [(0, False), (1, True)])
+def test_a_record_of_exactly_the_size_limit_is_read(tmp_path, extra, too_large):
+    from scorecard.load import MAX_FILE_BYTES
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    beta = root / "claims/core/beta.yaml"
+    text = beta.read_bytes()
+    filler = MAX_FILE_BYTES + extra - len(text) - 2
+    beta.write_bytes(text + b"#" + b"x" * filler + b"\n")
+    assert beta.stat().st_size == MAX_FILE_BYTES + extra
+    result, _ = pipeline.validate(root)
+    assert [(f.code, f.line, f.col) for f in result.findings] == ([("SC108", 1, 1)] if too_large else [])
+
+
+def test_a_special_file_in_place_of_a_record_is_refused_at_its_start(tmp_path):
+    import os
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    os.mkfifo(root / "claims/core/gamma.yaml")
+    result, _ = pipeline.validate(root)
+    assert [(f.code, f.file, f.line, f.col) for f in result.findings] == [("SC406", "claims/core/gamma.yaml", 1, 1)]
+
+
+def test_the_root_is_the_nearest_folder_with_scorecard_yaml(tmp_path):
+    from scorecard.load import LedgerNotFound, find_root
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    assert find_root(root / "claims/core") == root.resolve()
+    assert find_root(root) == root.resolve()
+    with pytest.raises(LedgerNotFound, match="no scorecard.yaml"):
+        find_root(tmp_path)
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "scorecard.yaml").symlink_to(tmp_path / "nowhere.yaml")  # a dangling link still marks a ledger
+    assert find_root(linked) == linked.resolve()
