@@ -159,10 +159,12 @@ def parsed(text: str) -> tuple[Document, list]:
 
 
 def test_booleans_and_nulls_by_the_yaml_1_2_core_schema():
-    doc, findings = parsed("a: false\nb: true\nc: FALSE\nd: null\ne: ~\nf:\ng: 'false'\nh: 0x10\ni: 1e3\n")
+    doc, findings = parsed("a: false\nb: true\nc: FALSE\nd: null\ne: ~\nf:\ng: 'false'\nh: 0x10\ni: 1e3\n"
+                           "j: False\nk: True\nl: TRUE\nm: Null\nn: NULL\n")
     assert findings == []
     assert doc.data == {"a": False, "b": True, "c": False, "d": None, "e": None, "f": None, "g": "false",
-                        "h": 16, "i": 1000.0}
+                        "h": 16, "i": 1000.0, "j": False, "k": True, "l": True, "m": None, "n": None}
+    assert [type(v) for v in doc.data.values()].count(bool) == 6
     assert doc.data["a"] is False and doc.data["b"] is True
 
 
