@@ -374,6 +374,10 @@ def test_integers_past_any_float_become_infinite_at_311_characters(digits, value
                    "a ': ' inside a value starts a new key: put the whole value in quotes")),
     ("k: v\n x: y\n", ("SC101", 2, 3, "YAML syntax error: mapping values are not allowed in this context",
                        "this key's indentation does not fit the line above")),
+    ("a: : b\n", ("SC101", 1, 4, "YAML syntax error: mapping values are not allowed in this context",
+                  "a ': ' inside a value starts a new key")),
+    ("k: v\n x: y\tz\n", ("SC101", 2, 3, "YAML syntax error: mapping values are not allowed in this context",
+                           "this key's indentation does not fit the line above")),  # a tab, but not in the indent
     ("a:\n\tb: 1\n", ("SC101", 2, 1, "YAML syntax error: a tab in the indentation",
                       "indent with spaces only; YAML does not allow tabs for indentation")),
 ])
@@ -494,3 +498,10 @@ def test_the_root_is_the_nearest_folder_with_scorecard_yaml(tmp_path):
     linked.mkdir()
     (linked / "scorecard.yaml").symlink_to(tmp_path / "nowhere.yaml")  # a dangling link still marks a ledger
     assert find_root(linked) == linked.resolve()
+
+
+def test_a_byte_that_is_not_utf8_is_found_after_a_blank_first_line():
+    doc = Document("f.yaml")
+    findings: list = []
+    parse_bytes(b"\ntitle: caf\xe9\n", doc, findings)
+    assert [(f.code, f.line, f.col) for f in findings] == [("SC107", 2, 11)]
