@@ -505,3 +505,12 @@ def test_a_byte_that_is_not_utf8_is_found_after_a_blank_first_line():
     findings: list = []
     parse_bytes(b"\ntitle: caf\xe9\n", doc, findings)
     assert [(f.code, f.line, f.col) for f in findings] == [("SC107", 2, 11)]
+
+
+def test_a_link_that_stays_inside_the_ledger_is_followed(tmp_path):
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    (root / "shared").mkdir()
+    (root / "shared/gamma.yaml").write_text((root / "claims/core/beta.yaml").read_text())
+    (root / "claims/core/gamma.yaml").symlink_to("../../shared/gamma.yaml")
+    result, _ = pipeline.validate(root)
+    assert result.findings == [] and sorted(d.id for d in result.ledger.dimensions()) == ["alpha", "beta", "gamma"]
