@@ -119,8 +119,8 @@ def _site_files(site: Path):
             yield path, path.read_bytes()
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_hostile_pull_request(name, tmp_path):
+def _prepare(name: str, tmp_path: Path) -> tuple[dict, Path, dict[str, str], Path]:
+    """The case laid over the base ledger, beside a canary outside it: (spec, root, env, marker)."""
     case = ATTACKS / name
     spec = yaml.safe_load((case / "attack.yaml").read_text())
     outside = tmp_path / "outside"
@@ -133,6 +133,12 @@ def test_hostile_pull_request(name, tmp_path):
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     _lay_out(case, root, env)
     _make(spec.get("make", {}), root, env)
+    return spec, root, env, marker
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_hostile_pull_request(name, tmp_path):
+    spec, root, env, marker = _prepare(name, tmp_path)
     site = tmp_path / "site"
     args = [_fill(a, env) for a in spec.get("command", ["validate"])]
     if args[0] == "build":
@@ -202,17 +208,7 @@ def test_hostile_case_in_process(name, tmp_path, monkeypatch):
     see which tests exercise the refusals.)"""
     from scorecard import pipeline
 
-    case = ATTACKS / name
-    spec = yaml.safe_load((case / "attack.yaml").read_text())
-    outside = tmp_path / "outside"
-    (outside / "claims-cat").mkdir(parents=True)
-    (outside / "canary.txt").write_text(CANARY + "\n")
-    (outside / "claims-cat" / "_category.yaml").write_text(f"title: {CANARY}\n")
-    (outside / "claims-cat" / "leak.yaml").write_text(f"title: {CANARY}\n")
-    env = {"canary": str(outside / "canary.txt"), "outside": str(outside), "marker": str(tmp_path / "marker")}
-    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
-    _lay_out(case, root, env)
-    _make(spec.get("make", {}), root, env)
+    spec, root, _, marker = _prepare(name, tmp_path)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     if spec.get("command", ["validate"])[0] == "build":
         result = pipeline.build(root, tmp_path / "site").checked
@@ -228,4 +224,4 @@ def test_hostile_case_in_process(name, tmp_path, monkeypatch):
     assert all(CANARY not in f.message for f in result.findings), name
     if spec["exit"] == 1:
         assert result.errors, f"{name}: refused on the command line, but no error here"
-    assert not (tmp_path / "marker").exists()
+    assert not marker.exists()
