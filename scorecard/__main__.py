@@ -1,5 +1,5 @@
 """`python -m scorecard`."""
 
-from .cli import main
+from .launch import run
 
-main(prog_name="scorecard")
+run()

@@ -25,12 +25,22 @@ def json_bytes(doc: object) -> bytes:
     return (_compact(doc) + "\n").encode("utf-8")
 
 
-def ledger_json_chunks(led: ResolvedLedger) -> Iterator[bytes]:
-    """data.json in chunks, one category at a time, byte for byte what json_bytes(ledger_data(led)) gives."""
+def compact_bytes(doc: object) -> bytes:
+    """doc as compact JSON, without the final newline (a part of a larger document)."""
+    return _compact(doc).encode("utf-8")
+
+
+def ledger_json_chunks(led: ResolvedLedger, parts: list[bytes] | None = None) -> Iterator[bytes]:
+    """data.json in chunks, byte for byte what json_bytes(ledger_data(led)) gives.
+
+    parts: each category's compact_bytes(category_data(...)), in order, when the caller has them already.
+    """
     head = _ledger_head(led)
     yield ('{"as_of":' + _compact(head.pop("as_of")) + ',"categories":[').encode("utf-8")
-    for i, cat in enumerate(led.categories):
-        yield (("," if i else "") + _compact(category_data(cat))).encode("utf-8")
+    if parts is None:
+        parts = [compact_bytes(category_data(cat)) for cat in led.categories]
+    for i, part in enumerate(parts):
+        yield (b"," + part) if i else part
     rest = ",".join(_compact(k) + ":" + _compact(v) for k, v in sorted(head.items()))
     yield ("]," + rest + "}\n").encode("utf-8")
 

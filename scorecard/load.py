@@ -9,10 +9,12 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 
 from .findings import Finding, UserError, finding
+from .parallel import run_tasks
 from .paths import PathProblem, inside_root, read_regular
 from .yamldoc import Document, parse_bytes
 
@@ -20,7 +22,7 @@ MAX_FILE_BYTES = 1024 * 1024
 SLUG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 SETTINGS_FILE = "scorecard.yaml"
 CATEGORY_FILE = "_category.yaml"
-
+PARSE_CHUNK = 100  # files per task when forked workers parse a large ledger
 
 
 @dataclass(slots=True)
@@ -30,6 +32,15 @@ class CategoryFiles:
     slug: str
     meta: Document | None
     dimensions: list[Document]
+
+
+@dataclass(slots=True)
+class _Folder:
+    """A category folder's files to read: its _category.yaml, if any, and its dimension files."""
+
+    slug: str
+    meta: Path | None
+    dimensions: list[Path]
 
 
 @dataclass(slots=True)
@@ -99,6 +110,30 @@ def _digest(raw: bytes) -> str:
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
+def read_documents(root: Path, paths: list[Path], findings: list[Finding],
+                   cache: ParseCache | None = None) -> list[Document]:
+    """read_document for each path, in order; parsed by forked workers on a large ledger (without a cache)."""
+    if cache is not None:  # serve: the cache lives in this process
+        return [read_document(root, path, findings, cache) for path in paths]
+    chunks = [paths[i:i + PARSE_CHUNK] for i in range(0, len(paths), PARSE_CHUNK)]
+    parsed: dict[int, list[tuple[Document, list[Finding]]]] = dict(run_tasks(partial(_read_chunk, root), chunks,
+                                                                               len(paths)))
+    docs: list[Document] = []
+    for i in range(len(chunks)):
+        for doc, found in parsed[i]:
+            docs.append(doc)
+            findings.extend(found)
+    return docs
+
+
+def _read_chunk(root: Path, paths: list[Path]) -> list[tuple[Document, list[Finding]]]:
+    out = []
+    for path in paths:
+        found: list[Finding] = []
+        out.append((read_document(root, path, found), found))
+    return out
+
+
 def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
     """Read scorecard.yaml and every file under claims/, in sorted order (cache: parsed files by content)."""
     findings: list[Finding] = []
@@ -111,6 +146,7 @@ def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
                                 "create scorecard.yaml with at least title: and subject:"))
     claims = root / "claims"
     categories: list[CategoryFiles] = []
+    folders: list[_Folder] = []
     if not _linked_inside(claims, real_root, "claims", findings):
         return LoadedLedger(root, settings, categories, findings)
     if not claims.is_dir():
@@ -128,7 +164,16 @@ def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
         if not SLUG_RE.fullmatch(entry.name):
             findings.append(finding("SC004", rel, (1, 1), f"category folder name '{entry.name}' is not a slug",
                                     "use lowercase letters, digits and single hyphens, e.g. cost-efficiency"))
-        categories.append(_load_category(root, Path(entry.path), entry.name, findings, cache))
+        folders.append(_category_files(Path(entry.path), entry.name, real_root, findings))
+    docs = iter(read_documents(root, [p for f in folders for p in ([f.meta] if f.meta else []) + f.dimensions],
+                               findings, cache))
+    for folder in folders:
+        meta = next(docs) if folder.meta else None
+        categories.append(CategoryFiles(folder.slug, meta, [next(docs) for _ in folder.dimensions]))
+        if meta is None:
+            findings.append(finding("SC005", f"claims/{folder.slug}", (1, 1),
+                                    f"category '{folder.slug}' has no {CATEGORY_FILE}",
+                                    f"create claims/{folder.slug}/{CATEGORY_FILE} with at least a title:"))
     return LoadedLedger(root, settings, categories, findings)
 
 
@@ -144,11 +189,10 @@ def _linked_inside(path: Path, real_root: Path, rel: str, findings: list[Finding
     return True
 
 
-def _load_category(root: Path, folder: Path, slug: str, findings: list[Finding],
-                   cache: ParseCache | None) -> CategoryFiles:
+def _category_files(folder: Path, slug: str, real_root: Path, findings: list[Finding]) -> _Folder:
+    """Which files of a category folder to read; findings for the ones that do not belong."""
     meta = None
-    dimensions: list[Document] = []
-    real_root = root.resolve()
+    dimensions: list[Path] = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         rel = f"claims/{slug}/{entry.name}"
         name = entry.name
@@ -158,7 +202,7 @@ def _load_category(root: Path, folder: Path, slug: str, findings: list[Finding],
             findings.append(finding("SC007", rel, (1, 1), "a folder inside a category folder is not part of the format",
                                     "keep dimension files directly in claims/<category>/"))
         elif name == CATEGORY_FILE:
-            meta = read_document(root, Path(entry.path), findings, cache)
+            meta = Path(entry.path)
         elif not name.endswith(".yaml"):
             hint = f"rename it to {name[:-4]}.yaml" if name.endswith(".yml") else "remove it, or move it out of claims/"
             findings.append(finding("SC003", rel, (1, 1), f"'{name}' is not a .yaml file", hint))
@@ -167,8 +211,5 @@ def _load_category(root: Path, folder: Path, slug: str, findings: list[Finding],
             if not SLUG_RE.fullmatch(stem):
                 findings.append(finding("SC004", rel, (1, 1), f"dimension id '{stem}' is not a slug",
                                         "rename the file: lowercase letters, digits and single hyphens"))
-            dimensions.append(read_document(root, Path(entry.path), findings, cache))
-    if meta is None:
-        findings.append(finding("SC005", f"claims/{slug}", (1, 1), f"category '{slug}' has no {CATEGORY_FILE}",
-                                f"create claims/{slug}/{CATEGORY_FILE} with at least a title:"))
-    return CategoryFiles(slug, meta, dimensions)
+            dimensions.append(Path(entry.path))
+    return _Folder(slug, meta, dimensions)

@@ -17,8 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from jinja2 import (ChoiceLoader, Environment, FileSystemLoader,
-                    StrictUndefined)
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
@@ -27,9 +26,11 @@ from .numfmt import fmt_number, fmt_percent, fmt_ratio, fmt_value
 from .model import GLYPHS, STATUSES
 from .resolve import ResolvedCategory, ResolvedLedger
 from .charts import bullet_chart, chart, counts_chart, overview_chart
-from .exports import SCHEMA_VERSION, category_data, json_bytes, ledger_json_chunks, ledger_csv, search_index, sitemap
+from .exports import (SCHEMA_VERSION, category_data, compact_bytes, json_bytes, ledger_csv, ledger_json_chunks,
+                      search_index, sitemap)
+from .parallel import run_tasks
 from .markup import brief, markdown_block, markdown_inline, markup_bytes, title_html, title_text
-from .themes import LedgerTemplates, builtin_templates, template_cache
+from .themes import LedgerTemplates, builtin_templates, keep_location, template_cache
 from .views import (MAX_VIEW_BYTES, MAX_VIEW_LINES, STATUS_LABELS, category_badge_text, json_or_none, carried_as,
                     cited_values, json_lines, measured_detail, measured_text, pointer_anchor, review_counts,
                     standing_text)
@@ -40,16 +41,7 @@ if TYPE_CHECKING:
 ASSETS = ("style.css", "site.js", "favicon.svg")
 
 
-# --- untrusted Markdown ---------------------------------------------------------------------
 
-
-# --- numbers ---------------------------------------------------------------------------------
-
-
-# --- charts -----------------------------------------------------------------------------------
-
-
-# --- JSON views -------------------------------------------------------------------------------
 
 
 # --- the site ---------------------------------------------------------------------------------
@@ -135,14 +127,18 @@ class Site:
                 "as_of": self.ledger.as_of.isoformat(), "canonical": canonical, "path": path}
         return markup_bytes(self.env.get_template(template).render(site=site, ledger=self.ledger, **context))
 
-    def category_pages(self, cats: list[ResolvedCategory]) -> dict[str, bytes]:
-        """The page, export and badges of each category in cats."""
+    def category_pages(self, cats: list[ResolvedCategory]) -> tuple[dict[str, bytes], list[bytes]]:
+        """The page, cards, export and badges of each category in cats; and each one's part of data.json."""
         pages: dict[str, bytes] = {}
+        parts: list[bytes] = []
         badges: dict[str, bytes] = {}
         for cat in cats:
             pages[f"{cat.slug}/index.html"] = self.page("category.html", "../", f"{cat.slug}/index.html", category=cat)
             pages[f"_badges/{cat.slug}.svg"] = self.badge(title_text(cat.record.model.short or cat.record.model.title),
                                                           category_badge_text(cat), "summary")
+            data = category_data(cat)  # built once, written twice: the category's data.json and the ledger's
+            pages[f"{cat.slug}/data.json"] = json_bytes({"schema_version": SCHEMA_VERSION, **data})
+            parts.append(compact_bytes(data))
             for d in cat.dimensions:
                 # A flat file beside the category page ("card-" keeps any id clear of index.html and
                 # data.json): a folder per card would cost a directory per dimension, ten times a file.
@@ -153,7 +149,7 @@ class Site:
                     badges[d.status] = self.badge(self.ledger.settings.subject,
                                                   f"{d.glyph} {STATUS_LABELS[d.status]}", d.status)
                 pages[f"_badges/{d.id}.svg"] = badges[d.status]
-        return pages
+        return pages, parts
 
     def render(self) -> dict[str, bytes]:
         """Every file of the site, by path."""
@@ -163,15 +159,18 @@ class Site:
         """Every file of the site as (path, content), made as it is consumed (the writer streams them).
 
         Content is bytes, or for data.json an iterator of byte chunks, so that the export of
-        the whole ledger is never held in memory at once.
+        the whole ledger is never joined in memory. The index, the categories and the cited
+        files are rendered as tasks, by forked workers on a large ledger (parallel.py).
         """
         led = self.ledger
         yield ".nojekyll", b""
-        yield "index.html", self.page("index.html", "", "index.html", categories=led.categories, counts=led.counts)
-        yield from _in_parallel(self, led.categories)
-        for cat in led.categories:
-            yield f"{cat.slug}/data.json", json_bytes({"schema_version": SCHEMA_VERSION, **category_data(cat)})
-        yield "data.json", ledger_json_chunks(led)
+        self.preload()
+        parts: dict[int, list[bytes]] = {}
+        size = sum(len(c.dimensions) for c in led.categories)
+        for index, (pages, task_parts) in run_tasks(self.run_task, self.tasks(), size):
+            parts[index] = task_parts
+            yield from pages.items()
+        yield "data.json", ledger_json_chunks(led, [part for i in sorted(parts) for part in parts[i]])
         yield "search.json", json_bytes(search_index(led))
         yield "data.csv", ledger_csv(led)
         if led.settings.base_url:
@@ -181,8 +180,48 @@ class Site:
         for asset in ASSETS:
             override = self.ledger_templates.read(asset)
             yield f"_assets/{asset}", override if override is not None else (self.theme / asset).read_bytes()
-        for rel, raw in led.files.items():
-            yield from self.file_pages(rel, raw)
+
+    def tasks(self) -> list[tuple[str, list]]:
+        """The independent parts of the site: the index, runs of categories, runs of cited files.
+
+        The index (the largest page) comes first, so that a worker starts on it at once.
+        """
+        tasks: list[tuple[str, list]] = [("index", [])]
+        run: list[int] = []
+        size = 0
+        for i, cat in enumerate(self.ledger.categories):
+            run.append(i)
+            size += len(cat.dimensions) + 1
+            if size >= TASK_DIMENSIONS:
+                tasks.append(("categories", run))
+                run, size = [], 0
+        if run:
+            tasks.append(("categories", run))
+        files = sorted(self.ledger.files)
+        tasks += [("files", files[i:i + TASK_FILES]) for i in range(0, len(files), TASK_FILES)]
+        return tasks
+
+    def run_task(self, task: tuple[str, list]) -> tuple[dict[str, bytes], list[bytes]]:
+        """One task's files, and its categories' parts of data.json."""
+        try:
+            return self._run_task(*task)
+        except TemplateError as exc:  # may be raised in a worker: keep where, for the finding
+            keep_location(exc)
+            raise
+
+    def _run_task(self, kind: str, items: list) -> tuple[dict[str, bytes], list[bytes]]:
+        led = self.ledger
+        if kind == "index":
+            return {"index.html": self.page("index.html", "", "index.html", categories=led.categories,
+                                            counts=led.counts)}, []
+        if kind == "categories":
+            return self.category_pages([led.categories[i] for i in items])
+        return {rel: data for name in items for rel, data in self.file_pages(name, led.files[name])}, []
+
+    def preload(self) -> None:
+        """Compile the page templates here, once: a forked worker inherits them, and an error in one is raised here."""
+        for name in PAGE_TEMPLATES:
+            self.env.get_template(name)
 
     def file_pages(self, rel: str, raw: bytes) -> Iterator[tuple[str, bytes]]:
         """A cited file as committed, and its readable page (active formats: the page only)."""
@@ -230,37 +269,6 @@ class Site:
 
 
 FEED_ENTRIES = 100
-
-
-# Below this many dimensions a worker process costs more than it saves.
-PARALLEL_MIN_DIMENSIONS = 600
-_WORKER_SITE: Site | None = None
-
-
-def _render_chunk(indexes: list[int]) -> dict[str, bytes]:
-    site = _WORKER_SITE
-    assert site is not None, "set before the workers fork"
-    return site.category_pages([site.ledger.categories[i] for i in indexes])
-
-
-def _in_parallel(site: Site, cats: list[ResolvedCategory]) -> Iterator[tuple[str, bytes]]:
-    """Category pages, rendered by forked workers on large ledgers (the output is the same either way)."""
-    import multiprocessing
-    import os
-
-    workers = min(os.cpu_count() or 1, 4)
-    total = sum(len(c.dimensions) for c in cats)
-    if workers < 2 or total < PARALLEL_MIN_DIMENSIONS or "fork" not in multiprocessing.get_all_start_methods():
-        yield from site.category_pages(cats).items()
-        return
-    global _WORKER_SITE
-    _WORKER_SITE = site  # inherited by the forked workers, never pickled
-    try:
-        chunks = [list(range(i, min(i + 8, len(cats)))) for i in range(0, len(cats), 8)]
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for part in pool.imap(_render_chunk, chunks):
-                yield from part.items()
-    finally:
-        _WORKER_SITE = None
-
-
+TASK_DIMENSIONS = 200  # about this many dimensions' pages per task
+TASK_FILES = 100  # cited files per task
+PAGE_TEMPLATES = ("index.html", "category.html", "card.html", "evidence.html", "document.html", "badge.svg")

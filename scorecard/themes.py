@@ -121,19 +121,30 @@ def _iterdir(folder: Path):
         return
 
 
+def template_location(exc: BaseException) -> tuple[str | None, int | None]:
+    """The template file and line an error was raised at (Jinja maps template frames to them)."""
+    name, line = getattr(exc, "filename", None), getattr(exc, "lineno", None)
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith((".html", ".svg", ".css", ".js", ".xml")):
+            name, line = filename, tb.tb_lineno
+        tb = tb.tb_next
+    return name, line
+
+
+def keep_location(exc: BaseException) -> None:
+    """Pin an error's template and line on it before it crosses to another process (its traceback does not)."""
+    exc.filename, exc.lineno = template_location(exc)  # type: ignore[attr-defined]
+
+
 def template_finding(exc, root: Path, theme: Path):
     """A Jinja error as a finding at the template's file and line."""
     from .findings import finding
 
     if isinstance(exc, TemplateRefused):
         return finding(exc.code, exc.file, (1, 1), exc.message or "", exc.hint)
-    name, line = getattr(exc, "filename", None), getattr(exc, "lineno", None)
-    tb = exc.__traceback__
-    while tb is not None:  # Jinja maps template frames to the template's own file and line
-        filename = tb.tb_frame.f_code.co_filename
-        if filename.endswith((".html", ".svg", ".css", ".js", ".xml")):
-            name, line = filename, tb.tb_lineno
-        tb = tb.tb_next
+    name, line = template_location(exc)
     shown = "a template"
     if name:
         path = Path(name)

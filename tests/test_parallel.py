@@ -1,0 +1,157 @@
+"""Forked render workers and the launcher: the same output whoever renders it, and a clean exit."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+
+import pytest
+
+from scorecard import parallel, pipeline
+from scorecard.render import Site
+from scorecard.resolve import resolve_ledger
+
+from conftest import EPOCH, REPO, bad_case
+
+
+def _resolved(root):
+    result, store = pipeline.validate(root)
+    assert not result.errors
+    return resolve_ledger(result.ledger, store, None)
+
+
+@pytest.fixture
+def forked(monkeypatch):
+    """Every job goes to forked workers, however small the ledger."""
+    if "fork" not in __import__("multiprocessing").get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_DIMENSIONS", 0)
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 2)
+
+
+def test_workers_render_the_same_site_as_one_process(forked, monkeypatch):
+    resolved = _resolved(REPO)
+    assert parallel.workers_for(1) == 2  # the fixture works: this run forks
+    in_workers = Site(resolved).render()
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_DIMENSIONS", 10**9)
+    assert parallel.workers_for(10**9 - 1) == 0
+    here = Site(resolved).render()
+    assert in_workers == here
+    assert gc.get_freeze_count() == 0  # what was frozen for the fork is handed back to the collector
+
+
+def test_tasks_cover_every_category_and_file_once(monkeypatch):
+    import scorecard.render as render
+
+    resolved = _resolved(REPO)
+    monkeypatch.setattr(render, "TASK_DIMENSIONS", 1)
+    monkeypatch.setattr(render, "TASK_FILES", 1)
+    tasks = Site(resolved).tasks()
+    assert tasks[0] == ("index", [])  # the largest page first
+    cats = [i for kind, items in tasks if kind == "categories" for i in items]
+    files = [f for kind, items in tasks if kind == "files" for f in items]
+    assert cats == list(range(len(resolved.categories))) and len(cats) > 1
+    assert files == sorted(resolved.files) and len(files) > 1
+    assert all(len(items) == 1 for kind, items in tasks if kind != "index")
+
+
+def test_a_template_error_in_a_worker_reaches_the_build(forked, base_ledger, tmp_path):
+    (base_ledger / "templates").mkdir()
+    (base_ledger / "templates" / "category.html").write_text("{{ category.no_such_field }}")
+    outcome = pipeline.build(base_ledger, tmp_path / "site")
+    assert outcome.refused and outcome.pages == 0
+    found = outcome.checked.findings[-1]
+    assert (found.code, found.file, found.line) == ("SC701", "templates/category.html", 1)
+    assert "no_such_field" in found.message
+    assert not (tmp_path / "site").exists()
+
+
+def test_the_worker_function_is_cleared_after_a_run(forked):
+    out = dict(parallel.run_tasks(lambda n: n * n, [1, 2, 3], 10))
+    assert out == {0: 1, 1: 4, 2: 9}
+    assert parallel._Job.current is None
+
+
+def test_run_tasks_here_keeps_task_order(monkeypatch):
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_DIMENSIONS", 10**9)
+    assert list(parallel.run_tasks(str, [3, 1, 2], 5)) == [(0, "3"), (1, "1"), (2, "2")]
+
+
+# --- the launcher ------------------------------------------------------------------------------
+
+
+def _launch(*args: str, cwd=None, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scorecard", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "SOURCE_DATE_EPOCH": EPOCH, **(env or {})})
+
+
+def test_launcher_keeps_exit_status_and_every_line_of_output(tmp_path):
+    root, expect = bad_case("evidence-missing", tmp_path / "bad")
+    proc = _launch("validate", "--root", str(root))
+    assert proc.returncode == 1
+    assert proc.stdout.rstrip().endswith("finding.") or "error" in proc.stdout
+    assert f"{expect['code']}" in proc.stdout
+    assert _launch("validate", "--root", str(REPO)).returncode == 0
+    assert _launch("validate", "--no-such-option").returncode == 2
+
+
+def test_launcher_flushes_a_long_report_through_a_pipe(tmp_path):
+    from scorecard.launch import _exit  # noqa: F401 (the module imports without running anything)
+
+    proc = _launch("rules")
+    listed = proc.stdout.count("\n")
+    assert proc.returncode == 0 and listed > 50  # every rule, though the process ends with os._exit
+
+
+def test_launcher_exit_codes_of_sys_exit(tmp_path):
+    code = ("import sys\nfrom scorecard import launch\nlaunch._exit({})")
+    for arg, status, err in (("None", 0, ""), ("3", 3, ""), ("'went wrong'", 1, "went wrong\n")):
+        proc = subprocess.run([sys.executable, "-c", code.format(arg)], capture_output=True, text=True, timeout=60)
+        assert (proc.returncode, proc.stderr) == (status, err)
+
+
+def test_launcher_switches_off_pydantic_plugins_unless_the_user_chose(tmp_path):
+    code = ("import os, sys\nfrom scorecard import launch\nsys.argv = ['scorecard', '--version']\n"
+            "import scorecard.cli as cli\ncli.main = lambda **kw: print(os.environ['PYDANTIC_DISABLE_PLUGINS'])\n"
+            "launch.run()")
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
+    assert proc.stdout == "__all__\n" and proc.returncode == 0
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**env, "PYDANTIC_DISABLE_PLUGINS": "logfire"})
+    assert proc.stdout == "logfire\n"
+
+
+def test_build_through_the_launcher_writes_the_same_site_as_in_process(base_ledger, tmp_path):
+    proc = _launch("build", "--root", str(base_ledger), "--out", str(tmp_path / "a"))
+    assert proc.returncode == 0, proc.stderr
+    os.environ["SOURCE_DATE_EPOCH"], saved = EPOCH, os.environ.get("SOURCE_DATE_EPOCH")
+    try:
+        pipeline.build(base_ledger, tmp_path / "b")
+    finally:
+        if saved is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = saved
+    a = {p.relative_to(tmp_path / "a"): p.read_bytes() for p in (tmp_path / "a").rglob("*") if p.is_file()}
+    b = {p.relative_to(tmp_path / "b"): p.read_bytes() for p in (tmp_path / "b").rglob("*") if p.is_file()}
+    assert a == b and len(a) > 10
+
+
+
+def test_workers_parse_the_same_documents_and_findings(forked, monkeypatch, base_ledger):
+    import scorecard.load as load
+
+    core = base_ledger / "claims/core"
+    for i in range(5):
+        (core / f"copy-{i}.yaml").write_bytes((core / "alpha.yaml").read_bytes())
+    (core / "copy-3.yaml").write_text((core / "alpha.yaml").read_text() + "title: twice\n")
+    monkeypatch.setattr(load, "PARSE_CHUNK", 2)
+    in_workers = load.load_ledger(base_ledger)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_DIMENSIONS", 10**9)
+    here = load.load_ledger(base_ledger)
+    assert in_workers.categories == here.categories and len(here.categories[0].dimensions) == 7
+    assert in_workers.findings == here.findings
+    assert [(f.code, f.file) for f in here.findings] == [("SC102", "claims/core/copy-3.yaml")]
