@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import platform
 import shutil
@@ -13,6 +14,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,31 +46,79 @@ def install_scorecard() -> None:
 
 @dataclass
 class Timing:
-    """One command's wall times (seconds, one per run) and peak resident memory (MB)."""
+    """One command's wall times (seconds, one per run), peak memory of its largest process and of all its
+    processes together (MB)."""
 
     walls: list[float] = field(default_factory=list)
     peak: float = 0.0
+    together: float = 0.0
 
     @property
     def wall(self) -> float:
         return statistics.median(self.walls)
 
 
-def run_once(cmd: list[str], cwd: Path | None, env: dict | None) -> tuple[float, float]:
-    """Wall seconds and peak resident MB of one run of cmd.
+def _tree(pid: int) -> list[int]:
+    """pid and every process under it (Linux: /proc/PID/task/*/children)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        for task in Path(f"/proc/{p}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                todo += [int(c) for c in task.read_text().split()]
+    return out
 
-    Peak memory comes from GNU time, a small process: a child forked from this one would be
-    charged this process's own pages until it execs.
+
+def _pss_mb(pids: list[int]) -> float:
+    """Proportional set size of the processes together: a page shared by two processes counts half in each."""
+    total = 0
+    for p in pids:
+        try:
+            for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+                    break
+        except OSError:
+            pass
+    return total / 1024
+
+
+class _Sampler(threading.Thread):
+    """The peak of a process tree's memory together, sampled every 20 ms while it runs."""
+
+    def __init__(self, pid: int):
+        super().__init__(daemon=True)
+        self.pid, self.peak, self.done = pid, 0.0, threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(0.02):
+            self.peak = max(self.peak, _pss_mb(_tree(self.pid)[1:]))  # [0] is GNU time itself
+
+
+def run_once(cmd: list[str], cwd: Path | None, env: dict | None) -> tuple[float, float, float]:
+    """Wall seconds, peak resident MB of the largest process, and peak MB of all its processes together.
+
+    The largest process's peak comes from GNU time, a small process: a child forked from this one
+    would be charged this process's own pages until it execs. The sum is sampled every 20 ms over
+    the processes under GNU time, as PSS, so that pages forked workers share with their parent are
+    not counted twice.
     """
     with tempfile.NamedTemporaryFile("r") as rss:
         start = time.perf_counter()
-        proc = subprocess.run([GNU_TIME, "-f", "%M", "-o", rss.name, *cmd], cwd=cwd, env={**os.environ, **(env or {})},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen([GNU_TIME, "-f", "%M", "-o", rss.name, *cmd], cwd=cwd,
+                                env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True)
+        sampler = _Sampler(proc.pid)
+        sampler.start()
+        _, err = proc.communicate()
         wall = time.perf_counter() - start
+        sampler.done.set()
+        sampler.join()
         peak = int(rss.read().split()[-1]) / 1024
     if proc.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
-    return wall, peak
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {err[-2000:]}")
+    return wall, peak, max(sampler.peak, peak)
 
 
 def measure(cmds: dict[str, list[str] | tuple], runs: int) -> dict[str, Timing]:
@@ -80,9 +130,10 @@ def measure(cmds: dict[str, list[str] | tuple], runs: int) -> dict[str, Timing]:
     for _ in range(runs):
         for name, spec in cmds.items():
             argv, cwd, env = spec if isinstance(spec, tuple) else (spec, None, None)
-            wall, peak = run_once(argv, cwd, env)
+            wall, peak, together = run_once(argv, cwd, env)
             out[name].walls.append(wall)
             out[name].peak = max(out[name].peak, peak)
+            out[name].together = max(out[name].together, together)
     return out
 
 
@@ -93,7 +144,7 @@ def ratio(a: Timing, b: Timing) -> float:
 
 def row(name: str, t: Timing, base: Timing | None = None, base_name: str = "") -> str:
     text = f"{ratio(t, base):5.2f}x {base_name}" if base is not None else ""
-    return f"| {name:<38} | {t.wall:8.3f} s | {t.peak:7.1f} MB | {text:<28} |"
+    return f"| {name:<38} | {t.wall:8.3f} s | {t.peak:7.1f} MB | {t.together:7.1f} MB | {text:<28} |"
 
 
 def mkdocs_project(ledger: Path, dest: Path) -> Path:
@@ -147,6 +198,59 @@ def doorstop_tree(ledger: Path, dest: Path) -> Path:
     return dest
 
 
+HUGO_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head><body>
+<h1>{{ .Title }}</h1>
+{{ with .Params.summary }}<p>{{ . | markdownify }}</p>{{ end }}
+{{ range $id, $d := index .Site.Data.claims .Params.cat }}{{ if ne $id "_category" }}
+<section id="{{ $id }}"><h2>{{ $d.title | markdownify }}</h2>
+<p><strong>Status:</strong> {{ $d.status }} — {{ $d.claim | markdownify }}</p>
+<h3>Why it matters</h3>{{ $d.why | markdownify }}
+<h3>SOTA bar</h3>{{ $d.sota.bar | markdownify }}
+<ul><li>Source: <a href="{{ $d.sota.source }}">{{ $d.sota.source }}</a> ({{ $d.sota.date }})</li>
+{{ range $d.leaders }}<li>Leader: {{ . | markdownify }}</li>{{ end }}</ul>
+{{ with $d.note }}{{ . | markdownify }}{{ end }}
+</section>{{ end }}{{ end }}
+</body></html>
+"""
+HUGO_INDEX = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ .Site.Title }}</title></head><body>
+<h1>{{ .Site.Title }}</h1>
+<ul>{{ range .Site.RegularPages.ByWeight }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>
+</body></html>
+"""
+
+
+def hugo_site(ledger: Path, dest: Path) -> Path:
+    """The same content as a Hugo site: the records as Hugo data files, one page per category, one template."""
+    data = dest / "data" / "claims"
+    shutil.copytree(ledger / "claims", data)
+    content = dest / "content"
+    content.mkdir()
+    for folder in sorted(data.iterdir()):
+        meta = folder / "_category.yaml"
+        title = next((line.split(":", 1)[1].strip() for line in meta.read_text().splitlines()
+                      if line.startswith("title:")), folder.name)
+        (content / f"{folder.name}.md").write_text(f"---\ntitle: \"{title}\"\ncat: {folder.name}\n"
+                                                   f"layout: category\n---\n")
+    layouts = dest / "layouts"
+    (layouts / "_default").mkdir(parents=True)
+    (layouts / "_default" / "category.html").write_text(HUGO_PAGE)
+    (layouts / "index.html").write_text(HUGO_INDEX)
+    (dest / "config.toml").write_text('baseURL = "/"\ntitle = "Synthetic scorecard"\nuglyURLs = true\n'
+                                      'disableKinds = ["taxonomy", "term", "RSS", "sitemap", "404", "section"]\n')
+    return dest
+
+
+def hugo() -> str | None:
+    """The hugo command: installed from the distribution's packages when missing and possible, else None."""
+    found = shutil.which("hugo")
+    if found or not shutil.which("apt-get") or os.geteuid() != 0:
+        return found
+    subprocess.run(["apt-get", "install", "-y", "-q", "hugo"], capture_output=True)
+    return shutil.which("hugo")
+
+
 def peers_python() -> Path | None:
     venv = HERE / ".work" / "peers"
     py = venv / "bin" / "python"
@@ -180,12 +284,15 @@ def hook_benchmark(work: Path, runs: int) -> None:
     record = repo / changed
     record.write_text(record.read_text().replace("claim: ", "claim: Edited. ", 1))
     t = measure({"click": [PY, "-c", "import click"],
+                 "floor": [PY, "-c", "import click, yaml, pydantic"],
                  "hook": ([str(pre_commit), "run", "--files", changed], repo, env),
                  "validate": ([*SCORECARD, "validate"], repo, None)}, runs)
-    print("| **pre-commit hook, 200 dimensions, one file changed** | | | |")
+    print("| **pre-commit hook, 200 dimensions, one file changed** | | | | |")
     print(row("python -c 'import click'", t["click"]))
     print(row("pre-commit run (scorecard-validate)", t["hook"], t["click"], "import click"))
     print(row("scorecard validate alone", t["validate"], t["click"], "import click"))
+    print(row("python -c 'import click, yaml, pydantic'", t["floor"]))
+    print(row("  scorecard validate alone vs it", t["validate"], t["floor"], "import click, yaml, pydantic"))
 
 
 def history_benchmark(work: Path, runs: int, dims: int = 200, commits: int = 300) -> None:
@@ -195,7 +302,7 @@ def history_benchmark(work: Path, runs: int, dims: int = 200, commits: int = 300
     t = measure({"plain": [*SCORECARD, "build", "--root", str(repo), "--out", str(work / "hist-plain")],
                  "history": [*SCORECARD, "build", "--history", "--root", str(repo), "--out", str(work / "hist-site")],
                  "one": [*SCORECARD, "history", "dimension-00001", "--root", str(repo)]}, runs)
-    print(f"| **history: {dims} dimensions, {commits} commits** | | | |")
+    print(f"| **history: {dims} dimensions, {commits} commits** | | | | |")
     print(row("scorecard build", t["plain"]))
     print(row("scorecard build --history", t["history"], t["plain"], "plain build"))
     print(row("scorecard history ID", t["one"], t["plain"], "plain build"))
@@ -215,42 +322,72 @@ def size_benchmark(work: Path, n: int, runs: int, peers: Path | None, skip: set[
         "validate": [*SCORECARD, "validate", "--root", str(ledger)],
         "build": [*SCORECARD, "build", "--root", str(ledger), "--out", str(work / f"site-{n}")],
     }
+    # The I/O floor writes the files of a site built beforehand from the same ledger.
+    subprocess.run([*SCORECARD, "build", "--root", str(ledger), "--out", str(work / f"ref-{n}")], check=True,
+                   capture_output=True)
+    cmds["io"] = [PY, str(HERE / "io_floor.py"), str(ledger), str(work / f"ref-{n}"), str(work / f"io-{n}")]
     if forms:
         make_ledger.make(n, work / f"forms-{n}", forms=True)
         cmds["forms-floor"] = [PY, str(HERE / "parse_floor.py"), str(work / f"forms-{n}")]
         cmds["forms"] = [*SCORECARD, "validate", "--root", str(work / f"forms-{n}")]
+    cmds.update(peer_commands(work, n, ledger, peers, skip))
+    t = measure(cmds, runs)
+    print_size(n, t)
+    for name in ("ref", "io", "site"):
+        shutil.rmtree(work / f"{name}-{n}", ignore_errors=True)
+    shutil.rmtree(ledger, ignore_errors=True)
+    return t
+
+
+def peer_commands(work: Path, n: int, ledger: Path, peers: Path | None, skip: set[str]) -> dict:
+    """The peers' commands on the same content (Hugo from the system; the rest from bench/.work/peers)."""
+    cmds: dict[str, list[str] | tuple] = {}
+    hugo_cmd = hugo() if "hugo" not in skip else None
+    if hugo_cmd:
+        site = hugo_site(ledger, work / f"hugo-{n}")
+        cmds["hugo"] = [hugo_cmd, "--quiet", "-s", str(site), "-d", str(work / f"hugo-out-{n}")]
+    elif "hugo" not in skip:
+        print(f"(hugo is not installed and could not be: the Hugo comparison at {n} is left out)")
     if peers and "mkdocs" not in skip:
         project = mkdocs_project(ledger, work / f"mkdocs-{n}")
         cmds["mkdocs"] = ([str(peers / "bin/mkdocs"), "build", "-q", "-d", str(work / f"mk-site-{n}")], project, None)
     if peers and "check-jsonschema" not in skip:
-        files = sorted(str(p) for p in ledger.glob("claims/*/dimension-*.yaml"))
-        cmds["cj"] = [str(peers / "bin/check-jsonschema"), "--schemafile", str(REPO / "schema/dimension.schema.json"),
-                      *files]
+        # 20,000 paths do not fit on one command line: xargs runs as many batches as the system's limit needs.
+        listing = work / f"cj-files-{n}"
+        listing.write_bytes(b"\0".join(os.fsencode(p) for p in sorted(ledger.glob("claims/*/dimension-*.yaml"))))
+        cmds["cj"] = ["xargs", "-0", "-a", str(listing), str(peers / "bin/check-jsonschema"), "--schemafile",
+                      str(REPO / "schema/dimension.schema.json")]
     if peers and "doorstop" not in skip:
         tree = doorstop_tree(ledger, work / f"doorstop-{n}")
         cmds["doorstop"] = ([str(peers / "bin/doorstop")], tree, None)
         cmds["publish"] = ([str(peers / "bin/doorstop"), "publish", "all", str(work / f"ds-site-{n}")], tree, None)
-    t = measure(cmds, runs)
-    print(f"| **{n} dimensions** | | | |")
+    return cmds
+
+
+PEER_ROWS = (  # (key, its row, the scorecard command compared with it, the comparison's row, the ratio's label)
+    ("hugo", "hugo (same content, data files)", "build", "  scorecard build vs hugo", "hugo"),
+    ("mkdocs", "mkdocs build (same content)", "build", "  scorecard build vs mkdocs", "mkdocs build"),
+    ("cj", "check-jsonschema (schema only)", "validate", "  scorecard validate vs check-jsonschema",
+     "check-jsonschema"),
+    ("doorstop", "doorstop (validation)", "validate", "  scorecard validate vs doorstop", "doorstop"),
+    ("publish", "doorstop publish all", "build", "  scorecard build vs doorstop publish", "doorstop publish"),
+)
+
+
+def print_size(n: int, t: dict[str, Timing]) -> None:
+    print(f"| **{n} dimensions** | | | | |")
     print(row("parse floor (libyaml + json)", t["floor"]))
     print(row("scorecard validate", t["validate"], t["floor"], "parse floor"))
     print(row("scorecard build", t["build"], t["floor"], "parse floor"))
+    print(row("I/O floor (read inputs, write the site)", t["io"]))
+    print(row("  scorecard build vs the I/O floor", t["build"], t["io"], "I/O floor"))
     if "forms" in t:
         print(row("scorecard validate, measurement forms", t["forms"], t["forms-floor"], "its parse floor"))
         print(row("  forms vs plain validate", t["forms"], t["validate"], "plain validate"))
-    if "mkdocs" in t:
-        print(row("mkdocs build (same content)", t["mkdocs"]))
-        print(row("  scorecard build vs mkdocs", t["build"], t["mkdocs"], "mkdocs build"))
-    if "cj" in t:
-        print(row("check-jsonschema (schema only)", t["cj"]))
-        print(row("  scorecard validate vs check-jsonschema", t["validate"], t["cj"], "check-jsonschema"))
-    if "doorstop" in t:
-        print(row("doorstop (validation)", t["doorstop"]))
-        print(row("  scorecard validate vs doorstop", t["validate"], t["doorstop"], "doorstop"))
-        print(row("doorstop publish all", t["publish"]))
-        print(row("  scorecard build vs doorstop publish", t["build"], t["publish"], "doorstop publish"))
-    shutil.rmtree(ledger, ignore_errors=True)
-    return t
+    for key, name, ours, versus, label in PEER_ROWS:
+        if key in t:
+            print(row(name, t[key]))
+            print(row(versus, t[ours], t[key], label))
 
 
 def main() -> None:
@@ -260,7 +397,7 @@ def main() -> None:
     ap.add_argument("--peers", action="store_true",
                     help="also time mkdocs, doorstop, check-jsonschema in bench/.work/peers (installed on first use)")
     ap.add_argument("--skip", default="", metavar="PEERS",
-                    help="peers not to time, comma-separated: mkdocs, check-jsonschema, doorstop")
+                    help="peers not to time, comma-separated: hugo, mkdocs, check-jsonschema, doorstop")
     ap.add_argument("--hook", action="store_true", help="also time the pre-commit hook on a 200-dimension ledger")
     ap.add_argument("--forms", action="store_true",
                     help="also validate, in the same rounds, a ledger whose records use the measurement forms")
@@ -280,10 +417,18 @@ def main() -> None:
           f"Python {platform.python_version()}; "
           f"commit {commit}{' (with uncommitted changes)' if dirty else ''}; "
           f"median of {args.runs} interleaved rounds\n")
-    print("| command | wall (median) | peak RSS | ratio (median of same-round ratios) |\n| --- | --- | --- | --- |")
+    print("| command | wall (median) | peak RSS, largest process | peak, all processes (PSS) | "
+          "ratio (median of same-round ratios) |\n| --- | --- | --- | --- | --- |")
     t = measure({"click": [PY, "-c", "import click"], "help": [*SCORECARD, "--help"]}, max(args.runs, 5))
     print(row("python -c 'import click'", t["click"]))
     print(row("scorecard --help", t["help"], t["click"], "import click"))
+    try:
+        _run(args, sizes, work, peers)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _run(args: argparse.Namespace, sizes: list[int], work: Path, peers: Path | None) -> None:
     per_dim = {}
     for n in sizes:
         timed = size_benchmark(work, n, args.runs if n < 20000 else min(args.runs, 3), peers,
@@ -299,7 +444,6 @@ def main() -> None:
             va, ba = per_dim[a]
             vb, bb = per_dim[b]
             print(f"per-dimension cost at {b} vs {a}: validate {vb / va:.2f}x, build {bb / ba:.2f}x (1.00 = linear)")
-    shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
