@@ -52,7 +52,7 @@ def main() -> None:
                 time.sleep(0.02)
             latencies.append(time.perf_counter() - saved)
         print(f"{n} dimensions: updated page served {statistics.median(latencies):.3f} s after the save "
-              f"(median of {runs}; worst {max(latencies):.3f} s; includes the 0.1 s polling interval)")
+              f"(median of {runs}; worst {max(latencies):.3f} s)")
     finally:
         proc.terminate()
         proc.wait(timeout=10)

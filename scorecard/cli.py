@@ -143,7 +143,11 @@ def _shown(path: Path) -> str:
 @click.option("--history", is_flag=True, help="Build with the git history, as build --history; a commit rebuilds too.")
 def serve(root: str | None, out: str | None, host: str, port: int | None, history: bool) -> None:
     """Build and serve the site, rebuilding when the ledger changes."""
+    import gc
+
     from .serve import serve as run
+
+    gc.enable()  # the launcher keeps the collector off for short commands; a server runs for hours
 
     ledger_root = _root(root)
     out_dir = Path(out).resolve() if out else ledger_root / "site"

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from . import pipeline, report
 from .pipeline import BuildState, today
 from .paths import name_suffix
+from .watching import WATCHED, watch
 
-WATCHED = ("scorecard.yaml", "claims", "evidence", "templates")
 STATUS_PATH = "/__scorecard__/status"
 RELOAD_SCRIPT = (b"""<script>(function(){var g=null;setInterval(function(){fetch('""" + STATUS_PATH.encode()
                  + b"""').then(function(r){return r.json()}).then(function(s){"""
@@ -168,13 +168,12 @@ class Rebuilder:
         return True
 
     def watch(self, stop: threading.Event, interval: float = 0.1) -> None:
-        """Poll until stop is set."""
-        while not stop.wait(interval):
-            try:
-                self.poll_once()
-            except Exception as exc:  # noqa: BLE001 - keep serving whatever went wrong
-                self.snapshot = self.inputs()  # report this state once, not on every poll
-                self.echo(f"rebuild failed: {type(exc).__name__}: {exc}")
+        """Rebuild on every change until stop is set (watching.py: notifications, else polling)."""
+        watch(self, stop, interval)
+
+    def git_marker_paths(self) -> list[str]:
+        """The git files whose change means a new commit (with history), as watched paths."""
+        return self._git_markers()
 
 
 # What the site holds (see views.RAW_SUFFIXES), by suffix; anything else is served as bytes to save.

@@ -28,9 +28,10 @@ def wait_for(predicate, timeout: float = 15.0):
     raise AssertionError("timed out waiting")
 
 
-@pytest.fixture
-def served(base_ledger):
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "SOURCE_DATE_EPOCH": EPOCH}
+@pytest.fixture(params=["notified", "polled"])
+def served(base_ledger, request):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "SOURCE_DATE_EPOCH": EPOCH,
+           "SCORECARD_POLL": "1" if request.param == "polled" else "0"}
     proc = subprocess.Popen([*scorecard_command(), "serve", "--port", "0"], cwd=base_ledger, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -55,6 +56,8 @@ def test_serve_rebuilds_and_keeps_the_last_good_site(served):
     good = record.read_text()
     record.write_text(good.replace("Beta latency", "Beta latency, edited"))
     wait_for(lambda: "Beta latency, edited" in fetch(url + "core/"))
+    # The page above may come from the fast path; the full build that follows makes it the last good site.
+    wait_for(lambda: "Beta latency, edited" in (root / "site/core/index.html").read_text())
 
     record.write_text(good.replace("status: no-claim", "status: noclaim"))
     page = wait_for(lambda: (p := fetch(url + "core/")) and "The ledger has errors" in p and p)
@@ -131,3 +134,75 @@ def test_serve_with_history_keeps_timelines_in_the_fast_path_and_rebuilds_on_a_c
     commit(root, "rerun: 9.9 req/s", 230)
     assert rebuilder.poll_once() is True
     assert "rerun: 9.9 req/s" in (site / "changes.html").read_text()
+
+
+def test_notifications_wake_only_for_inputs(base_ledger, tmp_path):
+    from scorecard.serve import Rebuilder
+    from scorecard.watching import Inputs
+
+    out = base_ledger / "site"
+    rebuilder = Rebuilder(base_ledger, out, echo=lambda _: None)
+    rebuilder.cited = ["CLAIMS.md"]
+    wanted = Inputs(rebuilder)
+    root = str(base_ledger)
+    for rel, expected in (("claims/core/alpha.yaml", True), ("evidence/run.json", True), ("scorecard.yaml", True),
+                          ("templates/base.html", True), ("claims", True), ("CLAIMS.md", True),
+                          ("site/index.html", False), ("site", False), ("README.md", False),
+                          (".site-tmp-1-x/index.html", False), ("claimsx/a.yaml", False), ("scorecard.yaml~", False)):
+        assert wanted(None, f"{root}/{rel}") is expected, rel
+    rebuilder.cited = ["docs/x.md"]  # a build's new list of cited files is picked up
+    assert wanted(None, f"{root}/docs/x.md") is True and wanted(None, f"{root}/CLAIMS.md") is False
+
+
+def test_watch_falls_back_to_polling_without_notifications(base_ledger, monkeypatch):
+    import threading
+
+    from scorecard import watching
+    from scorecard.serve import Rebuilder
+
+    said: list[str] = []
+    rebuilder = Rebuilder(base_ledger, base_ledger / "site", echo=said.append)
+    polled: list[float] = []
+
+    def no_notify(rb, stop):
+        raise OSError("inotify watch limit reached")
+
+    monkeypatch.setattr(watching, "notified", no_notify)
+    monkeypatch.setattr(watching, "poll", lambda rb, stop, interval: polled.append(interval))
+    monkeypatch.delenv("SCORECARD_POLL", raising=False)
+    watching.watch(rebuilder, threading.Event(), 0.1)
+    assert polled == [0.1]
+    assert said == ["file notifications unavailable (OSError: inotify watch limit reached); "
+                    "polling for changes every 0.1 s instead"]
+    monkeypatch.setenv("SCORECARD_POLL", "1")
+    monkeypatch.setattr(watching, "notified", lambda rb, stop: polled.append(-1))
+    watching.watch(rebuilder, threading.Event(), 0.2)
+    assert polled == [0.1, 0.2]  # asked to poll: notifications are not tried
+
+
+def test_a_failed_check_is_reported_once_and_serving_goes_on(base_ledger):
+    from scorecard import watching
+    from scorecard.serve import Rebuilder
+
+    said: list[str] = []
+    rebuilder = Rebuilder(base_ledger, base_ledger / "site", echo=said.append)
+
+    def broken():
+        raise RuntimeError("disk on fire")
+
+    rebuilder.poll_once = broken
+    watching.check(rebuilder)
+    assert said == ["rebuild failed: RuntimeError: disk on fire"]
+    assert rebuilder.snapshot == rebuilder.inputs()
+
+
+def test_serve_turns_the_collector_back_on(base_ledger):
+    import subprocess
+    import sys
+
+    code = ("import gc, sys\nimport scorecard.serve as s\n"
+            "s.serve = lambda *a, **k: print('collector', gc.isenabled())\n"
+            "gc.disable()\nfrom scorecard.cli import main\n"
+            "try:\n    main(['serve', '--root', sys.argv[1]])\nexcept SystemExit:\n    pass\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(base_ledger)], capture_output=True, text=True, timeout=60)
+    assert proc.stdout == "collector True\n", proc.stderr
