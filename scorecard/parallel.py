@@ -21,10 +21,13 @@ R = TypeVar("R")
 # Below this many dimensions a worker process costs more than it saves.
 PARALLEL_MIN_DIMENSIONS = 600
 MAX_WORKERS = 4
-# A worker is replaced by a fresh fork after this many tasks: the pages of the parent it copied
-# (reading an object writes its reference count) are given back. Measured on a 20,000-dimension
-# build: all processes together peak at 715-754 MB against 920-946 MB, in the same time within noise.
-WORKER_TASKS = 6
+# Render workers are replaced by fresh forks after this many tasks: the pages of the parent a worker
+# copied (reading an object writes its reference count) are given back. A 20,000-dimension build
+# (all processes together, PSS; wall): never 948 MB, 35.4 s; after 24 tasks 770-799 MB, 34.3-35.0 s;
+# after 12, 697-709 MB, 34.6-38.1 s; after 6, 725-733 MB, 38.9-41.2 s (a replacement waits for the
+# pool's 0.1 s maintenance tick). The parse pool does not recycle: its parent is still growing, and
+# recycling after 6 tasks made a 20,000-dimension validate take 19.5-21.9 s instead of 9.6-12.1 s.
+WORKER_TASKS = 12
 
 
 class _Job:
@@ -55,8 +58,12 @@ def workers_for(size: int) -> int:
     return workers
 
 
-def run_tasks(func: Callable[[T], R], tasks: Sequence[T], size: int) -> Iterator[tuple[int, R]]:
-    """(index, func(task)) for every task, in the order they finish (in task order when run here)."""
+def run_tasks(func: Callable[[T], R], tasks: Sequence[T], size: int,
+              recycle: int | None = None) -> Iterator[tuple[int, R]]:
+    """(index, func(task)) for every task, in the order they finish (in task order when run here).
+
+    recycle: replace a worker by a fresh fork after that many tasks (see WORKER_TASKS).
+    """
     workers = workers_for(size)
     if not workers:
         for i, task in enumerate(tasks):
@@ -68,7 +75,7 @@ def run_tasks(func: Callable[[T], R], tasks: Sequence[T], size: int) -> Iterator
     gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers, initializer=_start_worker,
-                                                      maxtasksperchild=WORKER_TASKS) as pool:
+                                                      maxtasksperchild=recycle) as pool:
             yield from pool.imap_unordered(_run, enumerate(tasks))
     finally:
         _Job.current = None

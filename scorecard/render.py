@@ -28,7 +28,7 @@ from .resolve import ResolvedCategory, ResolvedLedger
 from .charts import bullet_chart, chart, counts_chart, overview_chart
 from .exports import (SCHEMA_VERSION, category_data, compact_bytes, json_bytes, ledger_csv, ledger_json_chunks,
                       search_index, sitemap)
-from .parallel import run_tasks
+from .parallel import WORKER_TASKS, run_tasks
 from .markup import brief, markdown_block, markdown_inline, markup_bytes, title_html, title_text
 from .themes import LedgerTemplates, builtin_templates, keep_location, template_cache
 from .views import (MAX_VIEW_BYTES, MAX_VIEW_LINES, STATUS_LABELS, category_badge_text, json_or_none, carried_as,
@@ -167,7 +167,7 @@ class Site:
         self.preload()
         parts: dict[int, list[bytes]] = {}
         size = sum(len(c.dimensions) for c in led.categories)
-        for index, (pages, task_parts) in run_tasks(self.run_task, self.tasks(), size):
+        for index, (pages, task_parts) in run_tasks(self.run_task, self.tasks(), size, recycle=WORKER_TASKS):
             parts[index] = task_parts
             yield from pages.items()
         yield "data.json", ledger_json_chunks(led, [part for i in sorted(parts) for part in parts[i]])

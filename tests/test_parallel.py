@@ -155,3 +155,11 @@ def test_workers_parse_the_same_documents_and_findings(forked, monkeypatch, base
     assert in_workers.categories == here.categories and len(here.categories[0].dimensions) == 7
     assert in_workers.findings == here.findings
     assert [(f.code, f.file) for f in here.findings] == [("SC102", "claims/core/copy-3.yaml")]
+
+
+def test_recycled_workers_give_the_same_results(forked):
+    import os as _os
+
+    out = dict(parallel.run_tasks(lambda n: (n * 3, _os.getpid()), list(range(8)), 10, recycle=1))
+    assert [out[i][0] for i in range(8)] == [n * 3 for n in range(8)]
+    assert len({pid for _, pid in out.values()}) > 2  # each worker ran one task, then a fresh fork took over
