@@ -6,7 +6,7 @@ Field names and meanings are documented in docs/site.md; SCHEMA_VERSION changes 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from urllib.parse import quote
 
 from . import __version__
@@ -30,7 +30,7 @@ def compact_bytes(doc: object) -> bytes:
     return _compact(doc).encode("utf-8")
 
 
-def ledger_json_chunks(led: ResolvedLedger, parts: list[bytes] | None = None) -> Iterator[bytes]:
+def ledger_json_chunks(led: ResolvedLedger, parts: Iterable[bytes] | None = None) -> Iterator[bytes]:
     """data.json in chunks, byte for byte what json_bytes(ledger_data(led)) gives.
 
     parts: each category's compact_bytes(category_data(...)), in order, when the caller has them already.

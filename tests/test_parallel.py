@@ -163,3 +163,15 @@ def test_recycled_workers_give_the_same_results(forked):
     out = dict(parallel.run_tasks(lambda n: (n * 3, _os.getpid()), list(range(8)), 10, recycle=1))
     assert [out[i][0] for i in range(8)] == [n * 3 for n in range(8)]
     assert len({pid for _, pid in out.values()}) > 2  # each worker ran one task, then a fresh fork took over
+
+
+def test_spooled_parts_come_back_in_key_order_and_the_file_closes():
+    from scorecard.render import _Spool
+
+    spool = _Spool()
+    spool.add(2, [b"c", b"dd"])
+    spool.add(0, [b"a"])
+    spool.add(1, [])
+    spool.add(3, [b""])
+    assert list(spool.drain()) == [b"a", b"c", b"dd", b""]
+    assert spool.file.closed
