@@ -42,6 +42,10 @@ class _Folder:
     meta: Path | None
     dimensions: list[Path]
 
+    def files(self) -> list[Path]:
+        """Every file to read, _category.yaml first."""
+        return ([self.meta] if self.meta else []) + self.dimensions
+
 
 @dataclass(slots=True)
 class LoadedLedger:
@@ -165,8 +169,7 @@ def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
             findings.append(finding("SC004", rel, (1, 1), f"category folder name '{entry.name}' is not a slug",
                                     "use lowercase letters, digits and single hyphens, e.g. cost-efficiency"))
         folders.append(_category_files(Path(entry.path), entry.name, real_root, findings))
-    docs = iter(read_documents(root, [p for f in folders for p in ([f.meta] if f.meta else []) + f.dimensions],
-                               findings, cache))
+    docs = iter(read_documents(root, [path for folder in folders for path in folder.files()], findings, cache))
     for folder in folders:
         meta = next(docs) if folder.meta else None
         categories.append(CategoryFiles(folder.slug, meta, [next(docs) for _ in folder.dimensions]))

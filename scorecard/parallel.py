@@ -1,11 +1,12 @@
-"""Render tasks run in forked worker processes on large ledgers; in this process on small ones.
+"""Independent tasks run in forked worker processes on large ledgers; in this process on small ones.
 
-The site is cut into independent tasks (the index, runs of categories, runs of cited files);
-each returns its files. The workers are forked, so they inherit the resolved ledger and the
-compiled templates without pickling them; before the fork the objects that exist are frozen
-out of the garbage collector's sight (gc.freeze), so neither a collection in a worker nor one
-in this process touches, and so copies, the pages the processes share. The output is the same
-either way, byte for byte: only who renders which file changes.
+Load parses runs of YAML files this way, and render cuts the site into tasks (the index, runs of
+categories, runs of cited files), each returning its files. The workers are forked, so they
+inherit what the parent holds (the resolved ledger, the compiled templates) without pickling it.
+Before the fork the objects that exist are frozen out of the garbage collector's sight
+(gc.freeze), so neither a collection in a worker nor one in this process touches, and so copies,
+the pages the processes share. The output is the same either way, byte for byte: only which
+process does which task changes.
 """
 
 from __future__ import annotations

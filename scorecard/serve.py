@@ -52,7 +52,7 @@ class Rebuilder:
         """(mtime, size) of every file a build reads."""
         found: dict[str, tuple[int, int]] = {}
         for path in ([str(self.root / name) for name in WATCHED] + [str(self.root / rel) for rel in self.cited]
-                     + self._git_markers()):
+                     + self.git_marker_paths()):
             try:
                 st = os.stat(path)
             except OSError:
@@ -63,7 +63,7 @@ class Rebuilder:
                 found[path] = (st.st_mtime_ns, st.st_size)
         return found
 
-    def _git_markers(self) -> list[str]:
+    def git_marker_paths(self) -> list[str]:
         """With history, git's HEAD and its reflog: a commit changes the history without touching the ledger."""
         if not self.history:
             return []
@@ -170,11 +170,6 @@ class Rebuilder:
     def watch(self, stop: threading.Event, interval: float = 0.1) -> None:
         """Rebuild on every change until stop is set (watching.py: notifications, else polling)."""
         watch(self, stop, interval)
-
-    def git_marker_paths(self) -> list[str]:
-        """The git files whose change means a new commit (with history), as watched paths."""
-        return self._git_markers()
-
 
 # What the site holds (see views.RAW_SUFFIXES), by suffix; anything else is served as bytes to save.
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
