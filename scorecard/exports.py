@@ -30,15 +30,14 @@ def compact_bytes(doc: object) -> bytes:
     return _compact(doc).encode("utf-8")
 
 
-def ledger_json_chunks(led: ResolvedLedger, parts: Iterable[bytes] | None = None) -> Iterator[bytes]:
+def ledger_json_chunks(led: ResolvedLedger, parts: Iterable[bytes]) -> Iterator[bytes]:
     """data.json in chunks, byte for byte what json_bytes(ledger_data(led)) gives.
 
-    parts: each category's compact_bytes(category_data(...)), in order, when the caller has them already.
+    parts: each category's compact_bytes(category_data(...)), in order (render builds them once for
+    both the category's data.json and this one).
     """
     head = _ledger_head(led)
     yield ('{"as_of":' + _compact(head.pop("as_of")) + ',"categories":[').encode("utf-8")
-    if parts is None:
-        parts = [compact_bytes(category_data(cat)) for cat in led.categories]
     for i, part in enumerate(parts):
         yield (b"," + part) if i else part
     rest = ",".join(_compact(k) + ":" + _compact(v) for k, v in sorted(head.items()))

@@ -1,10 +1,9 @@
 """The `scorecard` process: start-up and exit tuned for a short-lived command (the pre-commit hook above all).
 
 The command line itself is cli.py; this module only runs it as a program:
-- the cyclic garbage collector is off while the process starts and loads the ledger: it would
-  walk every object imported and parsed again and again, and none of them is garbage; a build
-  turns it back on, with what exists by then frozen out of its sight, before rendering
-  (pipeline.collect_garbage);
+- the cyclic garbage collector is off for the whole command: it would walk every object imported,
+  parsed and resolved again and again, and almost none of them is garbage. Forked render workers
+  collect their own garbage (parallel.py), and `serve`, which runs for hours, turns it back on;
 - pydantic's plugin discovery, a scan of every installed package's metadata, is switched off
   with pydantic's documented PYDANTIC_DISABLE_PLUGINS unless the user set it;
 - once the command has finished and its output is flushed, the process ends at once with

@@ -42,12 +42,6 @@ if TYPE_CHECKING:
 ASSETS = ("style.css", "site.js", "favicon.svg")
 
 
-
-
-
-# --- the site ---------------------------------------------------------------------------------
-
-
 class Site:
     """The renderer: a Jinja environment over the ledger's templates, then the built-in theme.
 

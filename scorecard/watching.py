@@ -75,11 +75,11 @@ class Inputs:
     """
 
     def __init__(self, rebuilder: Rebuilder):
+        root = str(rebuilder.root)
         self.rebuilder = rebuilder
-        self.root = str(rebuilder.root)
         self.out = str(rebuilder.out)
-        self.folders = tuple(os.path.join(self.root, name) + os.sep for name in WATCHED)
-        self.files = {os.path.join(self.root, name) for name in WATCHED}
+        self.folders = tuple(os.path.join(root, name) + os.sep for name in WATCHED)
+        self.files = {os.path.join(root, name) for name in WATCHED}
         self.cited_from: list[str] | None = None  # the rebuilder's list the set below was made from
         self.cited: set[str] = set()
 
