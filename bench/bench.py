@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import os
 import platform
 import shutil
@@ -17,6 +18,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -124,12 +126,15 @@ def run_once(cmd: list[str], cwd: Path | None, env: dict | None) -> tuple[float,
 def measure(cmds: dict[str, list[str] | tuple], runs: int) -> dict[str, Timing]:
     """Time every command runs times, interleaved (a, b, c, a, b, c, ...) so drift hits them alike.
 
-    A command is an argv list, or (argv, cwd, env).
+    A command is an argv list, or (argv, cwd, env), or (argv, cwd, env, before): before() runs, untimed,
+    before each run (the warm build edits a record there).
     """
     out = {name: Timing() for name in cmds}
     for _ in range(runs):
         for name, spec in cmds.items():
-            argv, cwd, env = spec if isinstance(spec, tuple) else (spec, None, None)
+            argv, cwd, env, before = (spec + (None,))[:4] if isinstance(spec, tuple) else (spec, None, None, None)
+            if before is not None:
+                before()
             wall, peak, together = run_once(argv, cwd, env)
             out[name].walls.append(wall)
             out[name].peak = max(out[name].peak, peak)
@@ -308,6 +313,18 @@ def history_benchmark(work: Path, runs: int, dims: int = 200, commits: int = 300
     print(row("scorecard history ID", t["one"], t["plain"], "plain build"))
 
 
+_EDITS = itertools.count(1)
+
+
+def edit_one_record(ledger: Path) -> None:
+    """Change the claim of one record in the middle of the ledger, as a contributor does between two builds."""
+    records = sorted(ledger.glob("claims/*/dimension-*.yaml"))
+    record = records[len(records) // 2]
+    lines = record.read_text().splitlines(keepends=True)
+    record.write_text("".join(f"claim: Edited {next(_EDITS)} times.\n" if line.startswith("claim:") else line
+                              for line in lines))
+
+
 def size_benchmark(work: Path, n: int, runs: int, peers: Path | None, skip: set[str],
                    forms: bool = False) -> dict[str, Timing]:
     """Everything on a synthetic ledger of n dimensions, interleaved round by round.
@@ -319,9 +336,16 @@ def size_benchmark(work: Path, n: int, runs: int, peers: Path | None, skip: set[
     make_ledger.make(n, ledger)
     cmds: dict[str, list[str] | tuple] = {
         "floor": [PY, str(HERE / "parse_floor.py"), str(ledger)],
-        "validate": [*SCORECARD, "validate", "--root", str(ledger)],
-        "build": [*SCORECARD, "build", "--root", str(ledger), "--out", str(work / f"site-{n}")],
+        "validate": [*SCORECARD, "validate", "--no-cache", "--root", str(ledger)],
+        "build": [*SCORECARD, "build", "--no-cache", "--root", str(ledger), "--out", str(work / f"site-{n}")],
     }
+    # A warm build: the cache made by two builds beforehand, then one record changed before each run.
+    warm = [*SCORECARD, "build", "--root", str(ledger), "--out", str(work / f"warm-{n}")]
+    for _ in range(2):
+        subprocess.run(warm, check=True, capture_output=True)
+    cmds["warm"] = (warm, None, None, partial(edit_one_record, ledger))
+    cmds["warm-validate"] = ([*SCORECARD, "validate", "--root", str(ledger)], None, None,
+                             partial(edit_one_record, ledger))
     # The I/O floor writes the files of a site built beforehand from the same ledger.
     subprocess.run([*SCORECARD, "build", "--root", str(ledger), "--out", str(work / f"ref-{n}")], check=True,
                    capture_output=True)
@@ -333,7 +357,7 @@ def size_benchmark(work: Path, n: int, runs: int, peers: Path | None, skip: set[
     cmds.update(peer_commands(work, n, ledger, peers, skip))
     t = measure(cmds, runs)
     print_size(n, t)
-    for name in ("ref", "io", "site"):
+    for name in ("ref", "io", "site", "warm"):
         shutil.rmtree(work / f"{name}-{n}", ignore_errors=True)
     shutil.rmtree(ledger, ignore_errors=True)
     return t
@@ -377,8 +401,10 @@ PEER_ROWS = (  # (key, its row, the scorecard command compared with it, the comp
 def print_size(n: int, t: dict[str, Timing]) -> None:
     print(f"| **{n} dimensions** | | | | |")
     print(row("parse floor (libyaml + json)", t["floor"]))
-    print(row("scorecard validate", t["validate"], t["floor"], "parse floor"))
-    print(row("scorecard build", t["build"], t["floor"], "parse floor"))
+    print(row("scorecard validate --no-cache", t["validate"], t["floor"], "parse floor"))
+    print(row("scorecard validate, one record changed", t["warm-validate"], t["validate"], "validate --no-cache"))
+    print(row("scorecard build --no-cache", t["build"], t["floor"], "parse floor"))
+    print(row("scorecard build, one record changed", t["warm"], t["build"], "build --no-cache"))
     print(row("I/O floor (read inputs, write the site)", t["io"]))
     print(row("  scorecard build vs the I/O floor", t["build"], t["io"], "I/O floor"))
     if "forms" in t:
@@ -406,6 +432,7 @@ def main() -> None:
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     work = Path(tempfile.mkdtemp(prefix="scorecard-bench-"))
+    os.environ["XDG_CACHE_HOME"] = str(work / "cache")  # every command's caches in the run's own folder
     install_scorecard()
     peers = install_peers() if args.peers else None
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,

@@ -43,6 +43,8 @@ def _root(option: str | None) -> Path:
 root_option = click.option("--root", "root", metavar="DIR", default=None,
                            help="Ledger root (default: the nearest folder up from here with scorecard.yaml).")
 strict_option = click.option("--strict", is_flag=True, help="Fail on warnings too.")
+no_cache_option = click.option("--no-cache", is_flag=True,
+                               help="Parse and render everything afresh: read and write no warm cache.")
 
 
 class Group(click.Group):
@@ -74,12 +76,13 @@ def main() -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True, help="How to print the findings.")
 @strict_option
-def validate(root: str | None, fmt: str, strict: bool) -> None:
+@no_cache_option
+def validate(root: str | None, fmt: str, strict: bool, no_cache: bool) -> None:
     """Check the ledger; print every finding. Exit 0 clean, 1 findings, 2 usage error."""
     from . import pipeline, report
 
     ledger_root = _root(root)
-    result, _ = pipeline.validate(ledger_root)
+    result, _ = pipeline.validate(ledger_root, warm=not no_cache)
     prefix = _repo_prefix(ledger_root)
     click.echo(report.render(fmt, result.findings, result.dimension_count, style=click.style, prefix=prefix,
                              version=__version__), nl=False)
@@ -101,14 +104,15 @@ def _repo_prefix(root: Path) -> str:
 @strict_option
 @click.option("--history", is_flag=True,
               help="Also walk the ledger's git history: timelines and charts per dimension, changes.html, feed.xml.")
-def build(root: str | None, out: str | None, strict: bool, history: bool) -> None:
+@no_cache_option
+def build(root: str | None, out: str | None, strict: bool, history: bool, no_cache: bool) -> None:
     """Validate, then build the static site (refused if the ledger has errors)."""
     from . import pipeline, report
 
     ledger_root = _root(root)
     out_dir = Path(out).resolve() if out else ledger_root / "site"
     try:
-        outcome = pipeline.build(ledger_root, out_dir, strict=strict, history=history)
+        outcome = pipeline.build(ledger_root, out_dir, strict=strict, history=history, warm=not no_cache)
     except OSError as exc:  # disk full, a read-only output folder: the previous site is untouched
         _echo(f"scorecard: cannot write the site to {_shown(out_dir)}: {exc.strerror or exc}; "
               "the previous site, if any, is unchanged", err=True)
@@ -124,7 +128,9 @@ def build(root: str | None, out: str | None, strict: bool, history: bool) -> Non
         sys.exit(EXIT_FINDINGS)
     if checked.findings:
         click.echo(report.text(checked.findings, checked.dimension_count, style=click.style), nl=False, err=True)
-    _echo(f"built {outcome.pages} files for {checked.dimension_count} dimensions in {_shown(out_dir)}")
+    reused = (f" ({outcome.reused} of {outcome.parts} categories and cited files reused from the warm cache)"
+              if outcome.parts else "")
+    _echo(f"built {outcome.pages} files for {checked.dimension_count} dimensions in {_shown(out_dir)}{reused}")
 
 
 def _shown(path: Path) -> str:
@@ -141,7 +147,8 @@ def _shown(path: Path) -> str:
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="Port (default 8000, or a free one if 8000 is taken; 0 picks a free one).")
 @click.option("--history", is_flag=True, help="Build with the git history, as build --history; a commit rebuilds too.")
-def serve(root: str | None, out: str | None, host: str, port: int | None, history: bool) -> None:
+@no_cache_option
+def serve(root: str | None, out: str | None, host: str, port: int | None, history: bool, no_cache: bool) -> None:
     """Build and serve the site, rebuilding when the ledger changes."""
     import gc
 
@@ -152,7 +159,8 @@ def serve(root: str | None, out: str | None, host: str, port: int | None, histor
     ledger_root = _root(root)
     out_dir = Path(out).resolve() if out else ledger_root / "site"
     try:
-        run(ledger_root, out_dir, host, port, echo=lambda text: _echo(text, err=False), history=history)
+        run(ledger_root, out_dir, host, port, echo=lambda text: _echo(text, err=False), history=history,
+            warm=not no_cache)
     except OSError as exc:
         raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 
 from .findings import Finding, UserError, finding
@@ -76,12 +77,61 @@ def find_root(start: Path) -> Path:
 
 # --- reading files ---------------------------------------------------------------------
 
-# (relative path, content digest) -> (the parsed Document, its findings): kept across serve's rebuilds.
-ParseCache = dict[tuple[str, str], tuple[Document, list[Finding]]]
+class ParseCache(Protocol):
+    """Parsed files by (relative path, content digest): serve's, in memory, or the warm cache's, on disk."""
+
+    shares_documents: bool  # whether get() hands out the same Document objects on every call
+
+    def get(self, rel: str, digest: str) -> tuple[Document, list[Finding]] | None:
+        """The file's parse when it was parsed with these bytes before, else None."""
+
+    def put(self, rel: str, digest: str, doc: Document, findings: list[Finding]) -> None:
+        """Keep a file just parsed."""
+
+
+class MemoryParseCache:
+    """serve's parse cache: the parsed Documents themselves, kept across rebuilds in this process."""
+
+    shares_documents = True
+
+    def __init__(self) -> None:
+        self.docs: dict[tuple[str, str], tuple[Document, list[Finding]]] = {}
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def clear(self) -> None:
+        """Forget every file."""
+        self.docs.clear()
+
+    def get(self, rel: str, digest: str) -> tuple[Document, list[Finding]] | None:
+        """The Document parsed before from these bytes, and its findings."""
+        return self.docs.get((rel, digest))
+
+    def put(self, rel: str, digest: str, doc: Document, findings: list[Finding]) -> None:
+        """Keep a file just parsed."""
+        self.docs[(rel, digest)] = (doc, findings)
 
 
 def read_document(root: Path, path: Path, findings: list[Finding], cache: ParseCache | None = None) -> Document:
     """Read and parse one YAML file; problems become findings, never exceptions."""
+    doc, raw = _read(root, path, findings)
+    if raw is None:
+        return doc
+    if cache is not None:
+        hit = cache.get(doc.file, doc.digest)
+        if hit is not None:
+            findings.extend(hit[1])
+            return hit[0]
+    before = len(findings)
+    parse_bytes(raw, doc, findings)
+    if cache is not None:
+        cache.put(doc.file, doc.digest, doc, findings[before:])
+    return doc
+
+
+def _read(root: Path, path: Path, findings: list[Finding]) -> tuple[Document, bytes | None]:
+    """A file's Document (with its digest, not yet parsed) and its bytes; None and a finding if unreadable."""
     rel = path.relative_to(root).as_posix()
     doc = Document(rel)
     try:
@@ -94,20 +144,12 @@ def read_document(root: Path, path: Path, findings: list[Finding], cache: ParseC
                                     "split it up; a record is a few kilobytes at most"))
         else:
             findings.append(finding(exc.code, rel, (1, 1), exc.message, exc.hint))
-        return doc
+        return doc, None
     except OSError as exc:
         findings.append(finding("SC101", rel, (1, 1), f"cannot read the file: {exc.strerror}", "check its permissions"))
-        return doc
+        return doc, None
     doc.digest = _digest(raw)
-    if cache is not None and (rel, doc.digest) in cache:
-        cached, cached_findings = cache[(rel, doc.digest)]
-        findings.extend(cached_findings)
-        return cached
-    before = len(findings)
-    parse_bytes(raw, doc, findings)
-    if cache is not None:
-        cache[(rel, doc.digest)] = (doc, findings[before:])
-    return doc
+    return doc, raw
 
 
 def _digest(raw: bytes) -> str:
@@ -116,14 +158,41 @@ def _digest(raw: bytes) -> str:
 
 def read_documents(root: Path, paths: list[Path], findings: list[Finding],
                    cache: ParseCache | None = None) -> list[Document]:
-    """read_document for each path, in order; parsed by forked workers on a large ledger (without a cache)."""
-    if cache is not None:  # serve: the cache lives in this process
+    """read_document for each path, in order; parsed by forked workers on a large ledger.
+
+    With a cache, this process reads every file, and only the files the cache does not know
+    are parsed (by workers, when there are many); without one, the workers read them too.
+    """
+    if cache is None:
+        chunks = [paths[i:i + PARSE_CHUNK] for i in range(0, len(paths), PARSE_CHUNK)]
+        return _gather(run_tasks(partial(_read_chunk, root), chunks, len(paths)), len(chunks), findings)
+    if cache.shares_documents:  # serve: few files change between rebuilds, and the cache lives here
         return [read_document(root, path, findings, cache) for path in paths]
-    chunks = [paths[i:i + PARSE_CHUNK] for i in range(0, len(paths), PARSE_CHUNK)]
-    parsed: dict[int, list[tuple[Document, list[Finding]]]] = dict(run_tasks(partial(_read_chunk, root), chunks,
-                                                                               len(paths)))
+    results: list[tuple[Document, list[Finding]]] = []
+    missed: list[tuple[int, Document, bytes]] = []
+    for path in paths:
+        found: list[Finding] = []
+        doc, raw = _read(root, path, found)
+        hit = cache.get(doc.file, doc.digest) if raw is not None else None
+        if raw is not None and hit is None:
+            missed.append((len(results), doc, raw))
+        results.append(hit or (doc, found))
+    batches = [missed[i:i + PARSE_CHUNK] for i in range(0, len(missed), PARSE_CHUNK)]
+    for _, parsed in run_tasks(_parse_chunk, batches, len(missed)):
+        for i, doc, found in parsed:
+            cache.put(doc.file, doc.digest, doc, found)
+            results[i] = (doc, found)
+    docs = []
+    for doc, found in results:
+        docs.append(doc)
+        findings.extend(found)
+    return docs
+
+
+def _gather(done, count: int, findings: list[Finding]) -> list[Document]:
+    parsed: dict[int, list[tuple[Document, list[Finding]]]] = dict(done)
     docs: list[Document] = []
-    for i in range(len(chunks)):
+    for i in range(count):
         for doc, found in parsed[i]:
             docs.append(doc)
             findings.extend(found)
@@ -135,6 +204,15 @@ def _read_chunk(root: Path, paths: list[Path]) -> list[tuple[Document, list[Find
     for path in paths:
         found: list[Finding] = []
         out.append((read_document(root, path, found), found))
+    return out
+
+
+def _parse_chunk(items: list[tuple[int, Document, bytes]]) -> list[tuple[int, Document, list[Finding]]]:
+    out = []
+    for i, doc, raw in items:
+        found: list[Finding] = []
+        parse_bytes(raw, doc, found)
+        out.append((i, doc, found))
     return out
 
 

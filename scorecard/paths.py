@@ -142,6 +142,15 @@ def normalise(rel: str) -> str:
     return "/".join(part for part in rel.split("/") if part not in ("", "."))
 
 
+def builtin_templates() -> Path:
+    """The theme shipped in the wheel (scorecard/templates), or templates/ in a source checkout."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "templates", here.parent / "templates"):
+        if (candidate / "base.html").is_file():
+            return candidate
+    raise FileNotFoundError("the built-in templates are missing from the installation")
+
+
 def user_cache_dir(name: str) -> Path | None:
     """A folder of the user's cache only this user can write, or None where that cannot be had.
 

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from .check import CheckResult, check
 from .evidence import ArtifactStore
-from .load import load_ledger
+from .cache import ParsedFiles, RenderedPages, ledger_folder
+from .load import ParseCache, load_ledger
 from .stamps import explain_suspects
 
 if TYPE_CHECKING:
@@ -32,10 +33,21 @@ def today() -> date:
     return source_date() or date.today()
 
 
-def validate(root: Path, cache: dict | None = None) -> tuple[CheckResult, ArtifactStore]:
-    """Load and check the ledger at root (cache: parsed files by content, kept across rebuilds)."""
+def validate(root: Path, cache: ParseCache | None = None, warm: bool = False) -> tuple[CheckResult, ArtifactStore]:
+    """Load and check the ledger at root.
+
+    cache: serve's parsed files, kept across rebuilds; else, with warm, the warm cache's (cache.py).
+    """
+    if warm:
+        folder = ledger_folder(root)  # made even when serve keeps the parsed files: its next build renders to it
+        if cache is None and folder is not None:
+            cache = ParsedFiles(folder / "parsed.bin")
+    loaded = load_ledger(root, cache)
+    if isinstance(cache, ParsedFiles):
+        cache.save()
     store = ArtifactStore(root)
-    result = explain_suspects(root, check(load_ledger(root, cache), store, today(), keep_marks=cache is not None))
+    keep = cache is not None and cache.shares_documents
+    result = explain_suspects(root, check(loaded, store, today(), keep_marks=keep))
     return result, store
 
 
@@ -60,6 +72,8 @@ class BuildOutcome:
     cited_files: list[str] = field(default_factory=list)
     state: BuildState | None = None  # for serve's fast path
     notes: list[str] = field(default_factory=list)  # what the user should know (history unavailable, shallow)
+    reused: int = 0  # categories and cited files whose outputs came from the warm cache
+    parts: int = 0  # how many categories and cited files the warm cache was asked for (0: not used)
 
 
 def fails(result: CheckResult, strict: bool) -> bool:
@@ -67,21 +81,25 @@ def fails(result: CheckResult, strict: bool) -> bool:
     return bool(result.errors) or (strict and bool(result.findings))
 
 
-def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict | None = None,
-          history: bool = False) -> BuildOutcome:
+def build(root: Path, out: Path, strict: bool = False, guard=None, cache: ParseCache | None = None,
+          history: bool = False, warm: bool = False) -> BuildOutcome:
     """Validate, then render and write the site atomically; refuse if the ledger has errors.
 
     With history, the ledger's git history is walked too: each dimension gets its timeline and
-    chart, and the site gets changes.html, feed.xml and history.json.
+    chart, and the site gets changes.html, feed.xml and history.json. With warm, files parsed
+    and categories rendered by an earlier build are taken from the warm cache (cache.py).
     """
     from jinja2 import TemplateError  # here, not at the top: validate (and the hook) never needs jinja2
 
     from .render import Site
-    from .themes import builtin_templates, template_finding
+    from .paths import builtin_templates
+    from .themes import template_finding
     from .resolve import resolve_ledger
     from .write import write_site
 
-    result, store = validate(root, cache)
+    # Rendered parts are kept from the ledger's second build on this machine (see cache.py).
+    pages = ledger_folder(root, create=False) if warm else None
+    result, store = validate(root, cache, warm)
     if fails(result, strict):
         return BuildOutcome(result, 0, None, True)
     # The site never shows the clock: "as of" is SOURCE_DATE_EPOCH, else the newest date in the data.
@@ -98,10 +116,10 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: dict |
         except HistoryUnavailable as exc:
             notes.append(f"no history: {exc}; the site is built without it")
     try:
-        site = Site(resolved)
+        site = Site(resolved, reuse=RenderedPages(pages / "pages") if pages is not None else None)
         count = write_site(root, out, site.iter_pages(), guard=guard)
     except TemplateError as exc:  # the write stage has already removed its temporary folder
         result.findings.append(template_finding(exc, root, builtin_templates()))
         return BuildOutcome(result, 0, None, True, notes=notes)
     return BuildOutcome(result, count, out, False, sorted(resolved.files),
-                        BuildState(result.ledger, store, resolved, site), notes)
+                        BuildState(result.ledger, store, resolved, site), notes, site.reused, site.parts)

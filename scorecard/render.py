@@ -1,4 +1,5 @@
-"""Render stage, pure: a resolved ledger -> {site path: bytes}. Touches no disk but templates.
+"""Render stage, pure: a resolved ledger -> {site path: bytes}. Touches no disk but templates (and the
+warm cache it is given, whose hits are the very bytes a render makes).
 
 Output layout (category slugs cannot start with "_", so nothing here can clash with one):
   index.html, data.json, search.json, .nojekyll
@@ -11,16 +12,22 @@ Output layout (category slugs cannot start with "_", so nothing here can clash w
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
+import io
+import pickle
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache, partial
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
+from pydantic import BaseModel
 
 from . import __version__
 from .numfmt import fmt_number, fmt_percent, fmt_ratio, fmt_value
@@ -31,12 +38,15 @@ from .exports import (SCHEMA_VERSION, category_data, compact_bytes, json_bytes, 
                       search_index, sitemap)
 from .parallel import WORKER_TASKS, run_tasks
 from .markup import brief, markdown_block, markdown_inline, markup_bytes, title_html, title_text
-from .themes import LedgerTemplates, builtin_templates, keep_location, template_cache
+from .paths import builtin_templates
+from .themes import LedgerTemplates, keep_location, template_cache
+from .yamldoc import Document
 from .views import (MAX_VIEW_BYTES, MAX_VIEW_LINES, STATUS_LABELS, category_badge_text, json_or_none, carried_as,
                     cited_values, json_lines, measured_detail, measured_text, pointer_anchor, review_counts,
                     standing_text)
 
 if TYPE_CHECKING:
+    from .cache import RenderedPages
     from .history import DimensionHistory, History
 
 ASSETS = ("style.css", "site.js", "favicon.svg")
@@ -50,7 +60,7 @@ class Site:
     The built-in theme alone is trusted code and renders unsandboxed (faster).
     """
 
-    def __init__(self, resolved: ResolvedLedger, sandboxed: bool | None = None):
+    def __init__(self, resolved: ResolvedLedger, sandboxed: bool | None = None, reuse: RenderedPages | None = None):
         self.ledger = resolved
         self.theme = builtin_templates()
         self.overrides = resolved.root / "templates"
@@ -70,6 +80,13 @@ class Site:
                                 evidence_href=self.evidence_href, version=__version__,
                                 history_chart=self.history_chart, review_counts=review_counts,
                                 dims=self.dimension_links())
+        # Rendered categories are reused only with the built-in theme, which reads nothing of the
+        # ledger on a category's pages but the settings (in the key); a ledger's own templates may
+        # read any of it. With history, pages show git's history, which is not in the key either.
+        self.reuse = reuse if reuse is not None and not self.sandboxed and resolved.history is None else None
+        self.scope = _pickled((resolved.settings, resolved.as_of)) if self.reuse is not None else b""
+        self.reused = 0  # categories and cited files taken from the cache by the last render
+        self.parts = 0  # and how many there were (0 without the cache)
 
     # Links are relative to the page: `base` is "" at the root and "../" one level down.
     def file_href(self, rel: str, base: str) -> str:
@@ -162,9 +179,16 @@ class Site:
         self.preload()
         parts = _Spool()  # each category's part of data.json, kept on disk until all are made
         size = sum(len(c.dimensions) for c in led.categories)
-        for index, (pages, task_parts) in run_tasks(self.run_task, self.tasks(), size, recycle=WORKER_TASKS):
-            parts.add(index, task_parts)
-            yield from pages.items()
+        keys: set[str] = set()
+        self.reused = 0
+        self.parts = len(led.categories) + len(led.files) if self.reuse is not None else 0
+        for index, made in run_tasks(self.run_task, self.tasks(), size, recycle=WORKER_TASKS):
+            parts.add(index, made.parts)
+            keys.update(made.keys)
+            self.reused += made.reused
+            yield from made.pages.items()
+        if self.reuse is not None:
+            self.reuse.prune(keys)
         yield "data.json", ledger_json_chunks(led, parts.drain())
         yield "search.json", json_bytes(search_index(led))
         yield "data.csv", ledger_csv(led)
@@ -196,7 +220,7 @@ class Site:
         tasks += [("files", files[i:i + TASK_FILES]) for i in range(0, len(files), TASK_FILES)]
         return tasks
 
-    def run_task(self, task: tuple[str, list]) -> tuple[dict[str, bytes], list[bytes]]:
+    def run_task(self, task: tuple[str, list]) -> Made:
         """One task's files, and its categories' parts of data.json."""
         try:
             return self._run_task(*task)
@@ -204,14 +228,43 @@ class Site:
             keep_location(exc)
             raise
 
-    def _run_task(self, kind: str, items: list) -> tuple[dict[str, bytes], list[bytes]]:
+    def _run_task(self, kind: str, items: list) -> Made:
         led = self.ledger
         if kind == "index":
-            return {"index.html": self.page("index.html", "", "index.html", categories=led.categories,
-                                            counts=led.counts)}, []
+            return Made({"index.html": self.page("index.html", "", "index.html", categories=led.categories,
+                                                 counts=led.counts)})
         if kind == "categories":
-            return self.category_pages([led.categories[i] for i in items])
-        return {rel: data for name in items for rel, data in self.file_pages(name, led.files[name])}, []
+            cats = [led.categories[i] for i in items]
+            if self.reuse is None:
+                return Made(*self.category_pages(cats))
+            # The key of a category is the category as resolved, pickled: every value its pages show
+            # comes from it (and the settings and as-of date, in self.scope; the cache adds the code).
+            return self.cached([(_pickled(cat), partial(self.category_pages, [cat])) for cat in cats])
+        if self.reuse is None:
+            return Made({rel: data for name in items for rel, data in self.file_pages(name, led.files[name])})
+        return self.cached([(_pickled((name, hashlib.blake2b(led.files[name]).digest(), led.citations.get(name))),
+                             partial(self.file_piece, name)) for name in items])
+
+    def file_piece(self, rel: str) -> tuple[dict[str, bytes], list[bytes]]:
+        """A cited file's outputs, as the cache keeps them."""
+        return dict(self.file_pages(rel, self.ledger.files[rel])), []
+
+    def cached(self, pieces: list[tuple[bytes, Callable[[], tuple[dict[str, bytes], list[bytes]]]]]) -> Made:
+        """Each piece's files and data.json parts: from the cache when its key was rendered before, else made."""
+        assert self.reuse is not None
+        made = Made({})
+        for what, make in pieces:
+            key = self.reuse.key(self.scope, what)
+            kept = self.reuse.get(key)
+            if kept is None:
+                kept = make()
+                self.reuse.put(key, *kept)
+            else:
+                made.reused += 1
+            made.pages.update(kept[0])
+            made.parts.extend(kept[1])
+            made.keys.append(key)
+        return made
 
     def preload(self) -> None:
         """Compile the page templates here, once: a forked worker inherits them, and an error in one is raised here."""
@@ -264,6 +317,50 @@ class Site:
         lw, tw = 12 + 7 * len(label), 12 + 7 * len(text)
         template = self.env.get_template("badge.svg")
         return markup_bytes(template.render(label=label, text=text, status=status, lw=lw, tw=tw))
+
+
+@dataclass(slots=True)
+class Made:
+    """What one render task made: files by path, data.json parts, and the cache keys it used or wrote."""
+
+    pages: dict[str, bytes]
+    parts: list[bytes] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    reused: int = 0  # categories and cited files taken from the cache
+
+
+def _document_key(doc: Document) -> tuple:
+    # A record's source Document stands for itself by its path and content digest: the record's model
+    # holds what pages show of it, and serve keeps the Document's data and marks where builds drop them.
+    return Document, (doc.file, None, {}, {}, doc.digest)
+
+
+def _model_key(model: BaseModel) -> tuple:
+    # A model's state with its set of fields given in order: a set of strings pickles in an order
+    # that changes from one process to the next (string hashing is randomised).
+    return type(model), (), (model.__dict__, sorted(model.__pydantic_fields_set__), model.__pydantic_extra__,
+                             model.__pydantic_private__)
+
+
+@cache
+def _key_table() -> dict:
+    table = copyreg.dispatch_table.copy()
+    table[Document] = _document_key
+    models = [BaseModel]
+    while models:
+        for sub in models.pop().__subclasses__():
+            table[sub] = _model_key
+            models.append(sub)
+    return table
+
+
+def _pickled(value: object) -> bytes:
+    """value pickled for a cache key, the same bytes in every process for equal values (never unpickled)."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.dispatch_table = _key_table()
+    pickler.dump(value)
+    return buffer.getvalue()
 
 
 FEED_ENTRIES = 100

@@ -19,6 +19,7 @@ from pathlib import Path
 from collections.abc import Callable
 
 from . import pipeline, report
+from .load import MemoryParseCache
 from .pipeline import BuildState, today
 from .paths import name_suffix
 from .watching import WATCHED, watch
@@ -33,12 +34,14 @@ RELOAD_SCRIPT = (b"""<script>(function(){var g=null;setInterval(function(){fetch
 class Rebuilder:
     """Keeps the site current: snapshots the inputs, rebuilds on change, remembers the findings."""
 
-    def __init__(self, root: Path, out: Path, echo: Callable[[str], None] = print, history: bool = False):
+    def __init__(self, root: Path, out: Path, echo: Callable[[str], None] = print, history: bool = False,
+                 warm: bool = False):
         self.root, self.out, self.echo = root, out, echo
         self.history = history
+        self.warm = warm  # rendered categories from the warm cache (parsed files stay in self.cache)
         self.git_markers: list[str] | None = None  # with history: files a commit or checkout rewrites
         self.noted: set[str] = set()
-        self.cache: dict = {}
+        self.cache = MemoryParseCache()
         self.generation = 0
         self.broken_text: str | None = None
         self.cited: list[str] = []
@@ -105,7 +108,8 @@ class Rebuilder:
         self.snapshot = self.inputs()
         self.building = True
         try:
-            outcome = pipeline.build(self.root, self.out, cache=self.cache, history=self.history)
+            outcome = pipeline.build(self.root, self.out, cache=self.cache, history=self.history,
+                                     warm=self.warm)
         finally:
             self.building = False
         took = time.perf_counter() - start
@@ -312,9 +316,9 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 
 def serve(root: Path, out: Path, host: str, port: int | None, echo: Callable[[str], None] = print,
-          history: bool = False) -> None:
+          history: bool = False, warm: bool = True) -> None:
     """Build, then serve until interrupted. port None: 8000, or a free one if 8000 is taken."""
-    rebuilder = Rebuilder(root, out, echo, history)
+    rebuilder = Rebuilder(root, out, echo, history, warm)
     rebuilder.rebuild()
     if not out.is_dir():
         out.mkdir(parents=True)

@@ -14,15 +14,6 @@ from . import __version__
 from .paths import PathProblem, inside_root, read_regular, user_cache_dir
 
 
-def builtin_templates() -> Path:
-    """The theme shipped in the wheel (scorecard/templates), or templates/ in a source checkout."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "templates", here.parent / "templates"):
-        if (candidate / "base.html").is_file():
-            return candidate
-    raise FileNotFoundError("the built-in templates are missing from the installation")
-
-
 class _QuietCache(FileSystemBytecodeCache):
     """Compiled templates in the user's cache folder; a cache that cannot be read or written is skipped."""
 

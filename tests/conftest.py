@@ -18,6 +18,12 @@ LEDGERS = TESTS / "ledgers"
 EPOCH = "1781481600"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def private_cache(tmp_path_factory):
+    """The session's caches (compiled templates, the warm cache) in a folder of its own, not the user's."""
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+
+
 @pytest.fixture(autouse=True)
 def fixed_today(monkeypatch):
     """Every test sees the same reference date."""

@@ -13,6 +13,8 @@ from types import SimpleNamespace
 import pytest
 
 from scorecard import compare, pipeline
+from scorecard.cache import ParsedFiles, ledger_folder
+from scorecard.load import MemoryParseCache
 from scorecard.measure import Measurement
 from scorecard.yamldoc import Document, parse_bytes
 
@@ -329,11 +331,25 @@ def test_a_cached_parse_keeps_its_findings(tmp_path):
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     (root / "claims/core/beta.yaml").write_text((LEDGERS / "base/claims/core/beta.yaml").read_text()
                                                 + "claim: twice\n")
-    cache: dict = {}
+    cache = MemoryParseCache()
     first, _ = pipeline.validate(root, cache)
     second, _ = pipeline.validate(root, cache)
-    assert cache and [f.code for f in first.findings] == ["SC102"]
+    assert len(cache) == 4 and [(f.code, f.line, f.col) for f in first.findings] == [("SC102", 12, 1)]
     assert second.findings == first.findings
+
+
+def test_the_warm_cache_keeps_a_files_findings_and_positions(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    (root / "claims/core/beta.yaml").write_text((LEDGERS / "base/claims/core/beta.yaml").read_text()
+                                                + "claim: twice\nstatus: leads\n")
+    cold, _ = pipeline.validate(root, warm=True)
+    folder = ledger_folder(root)
+    # scorecard.yaml, a _category.yaml and two records
+    assert folder is not None and len(ParsedFiles(folder / "parsed.bin").kept) == 4
+    warm, _ = pipeline.validate(root, warm=True)
+    assert [(f.code, f.line, f.col) for f in cold.findings] == [("SC102", 12, 1), ("SC102", 13, 1), ("SC301", 13, 9)]
+    assert warm.findings == cold.findings
 
 
 def test_a_missing_settings_file_is_sc001(tmp_path):

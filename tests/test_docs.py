@@ -41,7 +41,7 @@ def test_example_workflow_and_config_parse():
 
 def test_every_theme_file_macro_and_template_global_is_documented(tmp_path):
     from scorecard.render import Site
-    from scorecard.themes import builtin_templates
+    from scorecard.paths import builtin_templates
     from scorecard.resolve import resolve_ledger
     from scorecard import pipeline
 

@@ -11,6 +11,7 @@ import pytest
 from scorecard import pipeline
 from scorecard.check import check_one
 from scorecard.evidence import ArtifactStore
+from scorecard.load import MemoryParseCache
 from scorecard.model import Settings
 from scorecard.yamldoc import Document, parse_bytes
 
@@ -113,8 +114,10 @@ def test_marks_are_dropped_unless_kept_for_serve(tmp_path):
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     result, _ = pipeline.validate(root)
     assert all(d.doc.data is None and d.doc.marks == {} for d in result.ledger.dimensions())
-    kept, _ = pipeline.validate(root, cache={})
+    kept, _ = pipeline.validate(root, cache=MemoryParseCache())
     assert all(d.doc.data is not None and d.doc.marks for d in kept.ledger.dimensions())
+    warm, _ = pipeline.validate(root, warm=True)  # the warm cache hands out new Documents: marks dropped
+    assert all(d.doc.data is None and d.doc.marks == {} for d in warm.ledger.dimensions())
 
 
 def test_check_one_checks_a_single_record(tmp_path):

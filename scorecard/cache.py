@@ -1,0 +1,215 @@
+"""The warm cache: what one build parsed and rendered, kept for the next build of the same ledger.
+
+Two stores, both in the user's own cache folder (paths.user_cache_dir: absolute, a real folder
+owned by the user, writable by no one else), one folder per ledger root:
+
+- ``parsed.bin``: every file's parse (its data, line marks and YAML findings) by its path and
+  content digest. A file whose bytes did not change is not parsed again.
+- ``pages/<key>.bin``: one category's rendered files and its part of data.json, by a digest of
+  everything they are made from (the resolved category, the settings, the as-of date, the code);
+  and one cited file's pages likewise. Writing them costs about a tenth of a build, so they are
+  kept only from a ledger's second build on a machine: a one-off build (CI) does not pay for them.
+
+What is kept is data (marshal of bytes, text, numbers, lists, dicts and tuples), never code, and
+never trusted: each file starts with a digest of the code that wrote it and of its own payload,
+and any file that does not check out is a miss, never an error. A hit gives the very bytes a cold
+build would make, so the cache can make a build faster, never different (the tests build cold and
+warm and compare every byte). ``--no-cache`` (or SCORECARD_NO_CACHE=1) reads and writes none of it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import sys
+import tempfile
+from dataclasses import astuple
+from functools import cache
+from pathlib import Path
+from typing import Any, cast
+
+from . import __version__
+from .findings import Finding
+from .paths import builtin_templates, user_cache_dir
+from .yamldoc import Document
+
+FORMAT = 1  # bump when what a file holds changes shape
+MAGIC = b"scorecard-cache\n"
+DIGEST = 16  # bytes of a blake2b digest
+MAX_ENTRY_BYTES = 1 << 30  # a cache file larger than this is not read
+RENDER_LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py")  # what renders, beyond the code_digest
+
+
+@cache
+def code_digest() -> bytes:
+    """A digest of the code that parses and checks: scorecard's own files and theme, Python, PyYAML, pydantic.
+
+    Computed from the files themselves, not from the version number, so that an edited checkout
+    never reads what an older copy of the code wrote. (RenderedPages adds the rendering libraries.)
+    """
+    import pydantic_core
+    import yaml
+    from pydantic.version import VERSION
+
+    h = hashlib.blake2b(digest_size=DIGEST)
+    h.update(f"{FORMAT} {__version__} {sys.version} {yaml.__version__} {VERSION} {pydantic_core.__version__}".encode())
+    package = Path(__file__).resolve().parent
+    for folder in (package, builtin_templates()):
+        for path in sorted(folder.iterdir()):
+            if path.is_file() and path.suffix != ".pyc":
+                h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.digest()
+
+
+def digest(*parts: bytes) -> str:
+    """A hex digest of the parts, each length-prefixed (so no two lists of parts share one)."""
+    h = hashlib.blake2b(digest_size=DIGEST)
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little") + part)
+    return h.hexdigest()
+
+
+def ledger_folder(root: Path, create: bool = True) -> Path | None:
+    """The cache folder of the ledger at root, or None where the user has no safe cache folder
+    (or, without create, where there is none yet)."""
+    base = user_cache_dir(f"builds-{FORMAT}")
+    if base is None:
+        return None
+    folder = base / digest(os.fsencode(root.resolve()))
+    if not create:
+        return folder if folder.is_dir() and not folder.is_symlink() else None
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        (folder / "pages").mkdir(mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return folder
+
+
+def read_entry(path: Path) -> object | None:
+    """The payload of a cache file, or None when it is missing, written by other code, or damaged."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(len(MAGIC) + 2 * DIGEST)
+            if head[:len(MAGIC)] != MAGIC or head[len(MAGIC):len(MAGIC) + DIGEST] != code_digest():
+                return None
+            payload = fh.read(MAX_ENTRY_BYTES + 1)
+    except OSError:
+        return None
+    if len(payload) > MAX_ENTRY_BYTES or hashlib.blake2b(payload, digest_size=DIGEST).digest() != head[-DIGEST:]:
+        return None
+    try:
+        return marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
+
+
+def write_entry(path: Path, value: object) -> None:
+    """Write a cache file atomically (a temporary file renamed over it); a failure leaves no file."""
+    payload = marshal.dumps(cast(Any, value))
+    head = MAGIC + code_digest() + hashlib.blake2b(payload, digest_size=DIGEST).digest()
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(head)
+            fh.write(payload)
+        os.replace(tmp, path)
+        tmp = None
+    except (OSError, ValueError):  # ValueError: a value marshal cannot write
+        pass
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+class ParsedFiles:
+    """Parsed files by (path, content digest), read from and saved to the ledger's cache folder.
+
+    Each entry is kept marshalled and decoded only when asked for, so a hit costs little more
+    than reading the file's bytes; the Documents given out are new objects every time (the check
+    stage may drop their marks).
+    """
+
+    shares_documents = False  # unlike serve's in-memory cache, which hands out the same objects
+
+    def __init__(self, path: Path):
+        self.path = path
+        kept = read_entry(path)
+        self.kept: dict[tuple[str, str], bytes] = kept if isinstance(kept, dict) else {}
+        self.used: dict[tuple[str, str], bytes] = {}
+        self.hits = 0
+
+    def get(self, rel: str, content: str) -> tuple[Document, list[Finding]] | None:
+        """The file's parse when it was parsed with these bytes before, else None."""
+        blob = self.kept.get((rel, content))
+        if not isinstance(blob, bytes):
+            return None
+        try:
+            data, marks, key_marks, found = marshal.loads(blob)
+            findings = [Finding(*f) for f in found]
+        except (EOFError, ValueError, TypeError):
+            return None
+        self.used[(rel, content)] = blob
+        self.hits += 1
+        return Document(rel, data, marks, key_marks, content), findings
+
+    def put(self, rel: str, content: str, doc: Document, findings: list[Finding]) -> None:
+        """Keep a file just parsed."""
+        try:
+            blob = marshal.dumps(cast(Any, (doc.data, doc.marks, doc.key_marks, [astuple(f) for f in findings])))
+        except ValueError:
+            return
+        self.used[(rel, content)] = blob
+
+    def save(self) -> None:
+        """Write the entries this run used (and only those: a deleted file's entry goes), if they changed."""
+        if self.used.keys() != self.kept.keys():
+            write_entry(self.path, self.used)
+
+
+class RenderedPages:
+    """Rendered categories by a digest of what they are made from, in the ledger's cache folder.
+
+    The renderer gives the parts of a key (what every page shares, the category itself); the key
+    adds the code and the rendering libraries' versions. Used by forked render workers: each reads
+    and writes its own entries; the parent then removes the entries no task asked for (prune).
+    """
+
+    def __init__(self, folder: Path):
+        from importlib import metadata
+
+        self.folder = folder
+        versions = " ".join(f"{name}={metadata.version(name)}" for name in RENDER_LIBRARIES)
+        self.code = code_digest() + versions.encode()
+
+    def key(self, *parts: bytes) -> str:
+        """The key of a category's files."""
+        return digest(self.code, *parts)
+
+    def get(self, key: str) -> tuple[dict[str, bytes], list[bytes]] | None:
+        """A category's files and data.json parts, as rendered before, or None."""
+        value = read_entry(self.folder / f"{key}.bin")
+        if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], dict)
+                and isinstance(value[1], list)):
+            return None
+        pages, parts = value
+        if not (all(isinstance(k, str) and isinstance(v, bytes) for k, v in pages.items())
+                and all(isinstance(p, bytes) for p in parts)):
+            return None
+        return pages, parts
+
+    def put(self, key: str, pages: dict[str, bytes], parts: list[bytes]) -> None:
+        """Keep a category's files."""
+        write_entry(self.folder / f"{key}.bin", (pages, parts))
+
+    def prune(self, keep: set[str]) -> None:
+        """Remove every entry but those in keep (the categories of the build just made)."""
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(self.folder):
+                if entry.name.endswith(".bin") and entry.name[:-4] not in keep or entry.name.startswith(".tmp-"):
+                    with contextlib.suppress(OSError):
+                        os.unlink(entry.path)

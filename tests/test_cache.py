@@ -1,0 +1,164 @@
+"""The warm cache: a build that reuses what an earlier one parsed and rendered makes the very same bytes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from scorecard import cache, parallel, pipeline
+
+from conftest import REPO, run_cli
+
+EXAMPLE = ["scorecard.yaml", "claims", "evidence", "CLAIMS.md", "BENCHMARK-AUTHORITY.md"]
+RECORD = "claims/latency-and-reuse/cross-node-kv-transfer.yaml"
+
+
+@pytest.fixture
+def ledger(tmp_path, monkeypatch) -> Path:
+    """A copy of the example ledger, with a cache folder of its own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = tmp_path / "ledger"
+    root.mkdir()
+    for name in EXAMPLE:
+        src = REPO / name
+        shutil.copytree(src, root / name) if src.is_dir() else shutil.copy(src, root / name)
+    return root
+
+
+def files(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def warm_and_cold(root: Path, tmp_path: Path, name: str) -> tuple[pipeline.BuildOutcome, dict, dict]:
+    """A warm build and a build without the cache of the ledger as it is now, and both sites' files."""
+    warm = pipeline.build(root, tmp_path / f"{name}-warm", warm=True)
+    cold = pipeline.build(root, tmp_path / f"{name}-cold")
+    assert not warm.refused and not cold.refused
+    assert cold.reused == 0
+    return warm, files(tmp_path / f"{name}-warm"), files(tmp_path / f"{name}-cold")
+
+
+def pieces(root: Path) -> int:
+    """How many parts a render of the ledger caches: its categories and its cited files."""
+    result, _ = pipeline.validate(root)
+    return len(result.ledger.categories) + len(pipeline.build(root, root.parent / "count").cited_files)
+
+
+def entries(root: Path) -> list[Path]:
+    folder = cache.ledger_folder(root)
+    assert folder is not None
+    return sorted((folder / "pages").glob("*.bin"))
+
+
+def prime(root: Path, tmp_path: Path) -> None:
+    """Two builds: the first keeps the parsed files only (a one-off build pays for no more), the second renders
+    into the cache."""
+    for name in ("prime-1", "prime-2"):
+        assert not pipeline.build(root, tmp_path / name, warm=True).refused
+
+
+def test_a_third_build_reuses_every_part_and_changes_no_byte(ledger, tmp_path):
+    total = pieces(ledger)
+    first, first_files, cold_files = warm_and_cold(ledger, tmp_path, "first")
+    assert first.reused == first.parts == 0 and first_files == cold_files
+    assert cache.ledger_folder(ledger, create=False) is not None and not entries(ledger)
+    second, second_files, _ = warm_and_cold(ledger, tmp_path, "second")
+    assert second.reused == 0 and second.parts == total and second_files == cold_files
+    assert len(entries(ledger)) == total  # one entry per category and per cited file
+    third, third_files, _ = warm_and_cold(ledger, tmp_path, "third")
+    assert third.reused == total
+    assert third_files == cold_files
+
+
+def test_a_changed_record_renders_its_category_again_and_no_other(ledger, tmp_path):
+    total = pieces(ledger)
+    prime(ledger, tmp_path)
+    record = ledger / RECORD
+    record.write_text(record.read_text().replace("why: ", "why: Changed. ", 1))
+    outcome, warm, cold = warm_and_cold(ledger, tmp_path, "after")
+    assert outcome.reused == total - 1
+    assert warm == cold
+    assert b"Changed." in warm["latency-and-reuse/index.html"]
+    assert len(entries(ledger)) == total  # the category's old entry is gone
+
+
+def test_changed_settings_or_evidence_render_what_they_touch(ledger, tmp_path):
+    total = pieces(ledger)
+    prime(ledger, tmp_path)
+    settings = ledger / "scorecard.yaml"
+    settings.write_text(settings.read_text().replace("title: ", "title: Renamed ", 1))
+    outcome, warm, cold = warm_and_cold(ledger, tmp_path, "settings")
+    assert outcome.reused == 0  # every page shows the title
+    assert warm == cold and b"Renamed" in warm["latency-and-reuse/index.html"]
+    artifact = ledger / "evidence/compare.json"
+    artifact.write_text(artifact.read_text() + "\n")  # the same values, other bytes: its own page changes
+    outcome, warm, cold = warm_and_cold(ledger, tmp_path, "evidence")
+    assert outcome.reused == total - 1
+    assert warm == cold
+
+
+def test_a_damaged_or_foreign_entry_is_a_miss_never_an_error(ledger, tmp_path, monkeypatch):
+    prime(ledger, tmp_path)
+    folder = cache.ledger_folder(ledger)
+    assert folder is not None
+    pages = entries(ledger)
+    flipped = bytearray(pages[0].read_bytes())
+    flipped[-1] ^= 0xFF
+    pages[0].write_bytes(bytes(flipped))
+    pages[1].write_bytes(pages[1].read_bytes()[:40])  # cut short
+    (folder / "parsed.bin").write_bytes(b"not a cache file")
+    outcome, warm, cold = warm_and_cold(ledger, tmp_path, "damaged")
+    assert outcome.reused == len(pages) - 2
+    assert warm == cold
+    monkeypatch.setattr(cache, "code_digest", lambda: b"\0" * cache.DIGEST)  # what other code wrote
+    outcome, warm, _ = warm_and_cold(ledger, tmp_path, "foreign")
+    assert outcome.reused == 0 and warm == cold
+
+
+def test_a_build_with_a_ledgers_own_templates_reuses_nothing(ledger, tmp_path):
+    (ledger / "templates").mkdir()
+    (ledger / "templates/category.html").write_text(
+        '{% extends "base.html" %}{% block main %}{{ ledger.categories | length }} categories{% endblock %}')
+    prime(ledger, tmp_path)
+    outcome, warm, cold = warm_and_cold(ledger, tmp_path, "after")
+    assert outcome.reused == 0 and warm == cold
+
+
+def test_workers_read_and_write_the_cache(ledger, tmp_path, monkeypatch):
+    if "fork" not in __import__("multiprocessing").get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_DIMENSIONS", 0)
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 2)
+    prime(ledger, tmp_path)
+    second, warm, cold = warm_and_cold(ledger, tmp_path, "second")
+    assert second.reused == pieces(ledger)
+    assert warm == cold
+
+
+def test_a_folder_others_can_write_is_not_used(ledger, tmp_path):
+    builds = tmp_path / "cache/scorecard" / f"builds-{cache.FORMAT}"
+    builds.mkdir(parents=True)
+    os.chmod(builds, 0o777)
+    assert cache.ledger_folder(ledger) is None
+    outcome = pipeline.build(ledger, tmp_path / "site", warm=True)
+    assert not outcome.refused and outcome.reused == 0
+    assert not list(builds.iterdir())
+
+
+def test_the_command_line_says_what_it_reused_and_no_cache_reads_none(ledger, tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    for _ in range(2):
+        run_cli("build", "--root", str(ledger), "--out", str(tmp_path / "a"), env=env)
+    proc = run_cli("build", "--root", str(ledger), "--out", str(tmp_path / "b"), env=env)
+    total = pieces(ledger)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.endswith(f"({total} of {total} categories and cited files reused from the warm cache)\n")
+    proc = run_cli("build", "--root", str(ledger), "--out", str(tmp_path / "c"), "--no-cache",
+                   env={"XDG_CACHE_HOME": str(tmp_path / "none")})
+    assert proc.returncode == 0, proc.stderr
+    assert "warm cache" not in proc.stdout
+    assert not (tmp_path / "none/scorecard").exists() or not list((tmp_path / "none/scorecard").glob("builds-*"))
+    assert files(tmp_path / "b") == files(tmp_path / "c")
