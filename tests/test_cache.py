@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,17 @@ def test_the_command_line_says_what_it_reused_and_no_cache_reads_none(ledger, tm
     assert "warm cache" not in proc.stdout
     assert not (tmp_path / "none/scorecard").exists() or not list((tmp_path / "none/scorecard").glob("builds-*"))
     assert files(tmp_path / "b") == files(tmp_path / "c")
+
+
+def test_the_folder_of_a_ledger_not_built_for_a_month_is_removed(ledger, tmp_path):
+    folder = cache.ledger_folder(ledger)
+    assert folder is not None
+    gone, kept = folder.parent / "gone-ledger", folder.parent / "recent-ledger"
+    for other, days in ((gone, cache.STALE_DAYS + 1), (kept, cache.STALE_DAYS - 1)):
+        (other / "pages").mkdir(parents=True)
+        when = time.time() - days * 86400
+        os.utime(other, (when, when))
+    os.utime(folder, (0, 0))  # this ledger's own folder is not removed: validating it marks it used first
+    pipeline.validate(ledger, warm=True)
+    assert not gone.exists() and kept.is_dir() and folder.is_dir()
+    assert time.time() - folder.stat().st_mtime < 3600
