@@ -157,7 +157,6 @@ class ParsedFiles:
         kept = read_entry(path)
         self.kept: dict[tuple[str, str], bytes] = kept if isinstance(kept, dict) else {}
         self.used: dict[tuple[str, str], bytes] = {}
-        self.hits = 0
 
     def get(self, rel: str, content: str) -> tuple[Document, list[Finding]] | None:
         """The file's parse when it was parsed with these bytes before, else None."""
@@ -170,7 +169,6 @@ class ParsedFiles:
         except (EOFError, ValueError, TypeError):
             return None
         self.used[(rel, content)] = blob
-        self.hits += 1
         return Document(rel, data, marks, key_marks, content), findings
 
     def put(self, rel: str, content: str, doc: Document, findings: list[Finding]) -> None:

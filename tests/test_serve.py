@@ -94,6 +94,30 @@ def test_fast_path_page_equals_the_full_build(base_ledger):
     assert (base_ledger / "site/core/index.html").read_bytes() == fast
 
 
+def test_serve_rebuilds_from_the_warm_cache_and_the_pages_match(base_ledger, tmp_path, monkeypatch):
+    import re
+
+    from scorecard import pipeline
+    from scorecard.serve import Rebuilder
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    lines: list[str] = []
+    rebuilder = Rebuilder(base_ledger, tmp_path / "site", echo=lines.append, warm=True)
+    for _ in range(3):  # the second build fills the cache, the third reads it
+        rebuilder.rebuild()
+    reused, parts = map(int, re.search(r"\((\d+) of (\d+) parts from the warm cache\)$", lines[-1]).groups())
+    assert reused == parts > 1
+    record = base_ledger / "claims/core/beta.yaml"
+    record.write_text(record.read_text().replace("Beta latency", "Beta latency, warm"))
+    current = rebuilder.inputs()
+    assert rebuilder.refresh({p for p in current if current[p] != rebuilder.snapshot.get(p)}, current)
+    fast = rebuilder.memory["core/index.html"]
+    rebuilder.rebuild()
+    assert lines[-1].endswith(f"({parts - 1} of {parts} parts from the warm cache)")
+    pipeline.build(base_ledger, tmp_path / "cold")
+    assert (tmp_path / "site/core/index.html").read_bytes() == fast == (tmp_path / "cold/core/index.html").read_bytes()
+
+
 def test_fast_path_declines_what_it_cannot_do(base_ledger):
     from scorecard.serve import Rebuilder
 
