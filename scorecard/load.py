@@ -81,6 +81,7 @@ class ParseCache(Protocol):
     """Parsed files by (relative path, content digest): serve's, in memory, or the warm cache's, on disk."""
 
     shares_documents: bool  # whether get() hands out the same Document objects on every call
+    empty: bool  # whether it knows no file at all (then the files are read as without a cache)
 
     def get(self, rel: str, digest: str) -> tuple[Document, list[Finding]] | None:
         """The file's parse when it was parsed with these bytes before, else None."""
@@ -93,6 +94,7 @@ class MemoryParseCache:
     """serve's parse cache: the parsed Documents themselves, kept across rebuilds in this process."""
 
     shares_documents = True
+    empty = False  # not consulted: serve reads file by file
 
     def __init__(self) -> None:
         self.docs: dict[tuple[str, str], tuple[Document, list[Finding]]] = {}
@@ -160,14 +162,32 @@ def read_documents(root: Path, paths: list[Path], findings: list[Finding],
                    cache: ParseCache | None = None) -> list[Document]:
     """read_document for each path, in order; parsed by forked workers on a large ledger.
 
-    With a cache, this process reads every file, and only the files the cache does not know
-    are parsed (by workers, when there are many); without one, the workers read them too.
+    With a cache that knows some files, this process reads every file, and only the files the
+    cache does not know are parsed (by workers, when there are many); otherwise the workers read
+    them too, and what they parsed goes into the cache, if any.
     """
-    if cache is None:
-        chunks = [paths[i:i + PARSE_CHUNK] for i in range(0, len(paths), PARSE_CHUNK)]
-        return _gather(run_tasks(partial(_read_chunk, root), chunks, len(paths)), len(chunks), findings)
-    if cache.shares_documents:  # serve: few files change between rebuilds, and the cache lives here
+    if cache is not None and cache.shares_documents:  # serve: few files change between rebuilds
         return [read_document(root, path, findings, cache) for path in paths]
+    if cache is None or cache.empty:
+        chunks = [paths[i:i + PARSE_CHUNK] for i in range(0, len(paths), PARSE_CHUNK)]
+        parsed: dict[int, list[tuple[Document, list[Finding]]]] = dict(run_tasks(partial(_read_chunk, root), chunks,
+                                                                                   len(paths)))
+        results = [pair for i in range(len(chunks)) for pair in parsed[i]]
+        if cache is not None:
+            for doc, found in results:
+                if doc.digest:  # read (an unreadable file has no digest, and nothing to keep)
+                    cache.put(doc.file, doc.digest, doc, found)
+    else:
+        results = _read_known(root, paths, cache)
+    docs = []
+    for doc, found in results:
+        docs.append(doc)
+        findings.extend(found)
+    return docs
+
+
+def _read_known(root: Path, paths: list[Path], cache: ParseCache) -> list[tuple[Document, list[Finding]]]:
+    """Every file read here; the ones the cache knows taken from it, the others parsed (by workers when many)."""
     results: list[tuple[Document, list[Finding]]] = []
     missed: list[tuple[int, Document, bytes]] = []
     for path in paths:
@@ -182,21 +202,7 @@ def read_documents(root: Path, paths: list[Path], findings: list[Finding],
         for i, doc, found in parsed:
             cache.put(doc.file, doc.digest, doc, found)
             results[i] = (doc, found)
-    docs = []
-    for doc, found in results:
-        docs.append(doc)
-        findings.extend(found)
-    return docs
-
-
-def _gather(done, count: int, findings: list[Finding]) -> list[Document]:
-    parsed: dict[int, list[tuple[Document, list[Finding]]]] = dict(done)
-    docs: list[Document] = []
-    for i in range(count):
-        for doc, found in parsed[i]:
-            docs.append(doc)
-            findings.extend(found)
-    return docs
+    return results
 
 
 def _read_chunk(root: Path, paths: list[Path]) -> list[tuple[Document, list[Finding]]]:

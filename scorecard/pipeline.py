@@ -38,9 +38,10 @@ def validate(root: Path, cache: ParseCache | None = None, warm: bool = False) ->
 
     cache: serve's parsed files, kept across rebuilds; else, with warm, the warm cache's (cache.py).
     """
-    if warm:
-        folder = ledger_folder(root)  # made even when serve keeps the parsed files: its next build renders to it
-        if cache is None and folder is not None:
+    if warm:  # parsed files are kept from the second run on this machine: a one-off run pays nothing
+        known = ledger_folder(root, create=False)
+        folder = ledger_folder(root)  # marks the ledger as seen (and used: see cache.evict)
+        if cache is None and known is not None and folder is not None:
             cache = ParsedFiles(folder / "parsed.bin")
     loaded = load_ledger(root, cache)
     if isinstance(cache, ParsedFiles):
@@ -95,10 +96,8 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: ParseC
     from .paths import builtin_templates
     from .themes import template_finding
     from .resolve import resolve_ledger
-    from .write import write_site
+    from .write import MARKER, write_site
 
-    # Rendered parts are kept from the ledger's second build on this machine (see cache.py).
-    pages = ledger_folder(root, create=False) if warm else None
     result, store = validate(root, cache, warm)
     if fails(result, strict):
         return BuildOutcome(result, 0, None, True)
@@ -116,6 +115,8 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: ParseC
         except HistoryUnavailable as exc:
             notes.append(f"no history: {exc}; the site is built without it")
     try:
+        # Rendered parts are kept by a rebuild (a site is there to replace), not by a one-off build.
+        pages = ledger_folder(root, create=False) if warm and (out / MARKER).is_file() else None
         site = Site(resolved, reuse=RenderedPages(pages / "pages") if pages is not None else None)
         count = write_site(root, out, site.iter_pages(), guard=guard)
     except TemplateError as exc:  # the write stage has already removed its temporary folder

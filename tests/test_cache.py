@@ -34,12 +34,13 @@ def files(out: Path) -> dict[str, bytes]:
 
 
 def warm_and_cold(root: Path, tmp_path: Path, name: str) -> tuple[pipeline.BuildOutcome, dict, dict]:
-    """A warm build and a build without the cache of the ledger as it is now, and both sites' files."""
-    warm = pipeline.build(root, tmp_path / f"{name}-warm", warm=True)
+    """A warm rebuild (always into tmp_path/site) and a build without the cache into a folder of its own, of the
+    ledger as it is now, and both sites' files."""
+    warm = pipeline.build(root, tmp_path / "site", warm=True)
     cold = pipeline.build(root, tmp_path / f"{name}-cold")
     assert not warm.refused and not cold.refused
     assert cold.reused == 0
-    return warm, files(tmp_path / f"{name}-warm"), files(tmp_path / f"{name}-cold")
+    return warm, files(tmp_path / "site"), files(tmp_path / f"{name}-cold")
 
 
 def pieces(root: Path) -> int:
@@ -55,23 +56,32 @@ def entries(root: Path) -> list[Path]:
 
 
 def prime(root: Path, tmp_path: Path) -> None:
-    """Two builds: the first keeps the parsed files only (a one-off build pays for no more), the second renders
-    into the cache."""
-    for name in ("prime-1", "prime-2"):
-        assert not pipeline.build(root, tmp_path / name, warm=True).refused
+    """Two builds into tmp_path/site: the first only marks the ledger as seen, the second (a rebuild) fills
+    the cache."""
+    for _ in range(2):
+        assert not pipeline.build(root, tmp_path / "site", warm=True).refused
 
 
-def test_a_third_build_reuses_every_part_and_changes_no_byte(ledger, tmp_path):
+def test_the_cache_fills_as_the_ledger_is_rebuilt_and_changes_no_byte(ledger, tmp_path):
     total = pieces(ledger)
+    assert cache.ledger_folder(ledger, create=False) is None
     first, first_files, cold_files = warm_and_cold(ledger, tmp_path, "first")
     assert first.reused == first.parts == 0 and first_files == cold_files
-    assert cache.ledger_folder(ledger, create=False) is not None and not entries(ledger)
+    folder = cache.ledger_folder(ledger, create=False)
+    assert folder is not None
+    assert not (folder / "parsed.bin").exists() and not entries(ledger)  # a one-off build keeps nothing
     second, second_files, _ = warm_and_cold(ledger, tmp_path, "second")
     assert second.reused == 0 and second.parts == total and second_files == cold_files
-    assert len(entries(ledger)) == total  # one entry per category and per cited file
+    assert (folder / "parsed.bin").is_file() and len(entries(ledger)) == total  # one per category and cited file
     third, third_files, _ = warm_and_cold(ledger, tmp_path, "third")
     assert third.reused == total
     assert third_files == cold_files
+
+
+def test_a_build_into_a_fresh_folder_keeps_no_rendered_part(ledger, tmp_path):
+    pipeline.validate(ledger, warm=True)  # as CI does: validate, then build into a new folder
+    outcome = pipeline.build(ledger, tmp_path / "fresh", warm=True)
+    assert outcome.parts == 0 and not entries(ledger)
 
 
 def test_a_changed_record_renders_its_category_again_and_no_other(ledger, tmp_path):
@@ -152,7 +162,7 @@ def test_a_folder_others_can_write_is_not_used(ledger, tmp_path):
 def test_the_command_line_says_what_it_reused_and_no_cache_reads_none(ledger, tmp_path):
     env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
     for _ in range(2):
-        run_cli("build", "--root", str(ledger), "--out", str(tmp_path / "a"), env=env)
+        run_cli("build", "--root", str(ledger), "--out", str(tmp_path / "b"), env=env)
     proc = run_cli("build", "--root", str(ledger), "--out", str(tmp_path / "b"), env=env)
     total = pieces(ledger)
     assert proc.returncode == 0, proc.stderr
