@@ -25,9 +25,12 @@ warm and compare every byte). ``--no-cache`` (or SCORECARD_NO_CACHE=1) reads and
 from __future__ import annotations
 
 import contextlib
+import copyreg
 import hashlib
+import io
 import marshal
 import os
+import pickle
 import sys
 import shutil
 import tempfile
@@ -36,6 +39,8 @@ from dataclasses import astuple
 from functools import cache
 from pathlib import Path
 from typing import Any, cast
+
+from pydantic import BaseModel
 
 from . import __version__
 from .findings import Finding
@@ -146,6 +151,40 @@ def write_entry(path: Path, value: object) -> None:
                 os.unlink(tmp)
 
 
+def _document_key(doc: Document) -> tuple:
+    # A record's source Document stands for itself by its path and content digest: the record's model
+    # holds what pages show of it, and serve keeps the Document's data and marks where builds drop them.
+    return Document, (doc.file, None, {}, {}, doc.digest)
+
+
+def _model_key(model: BaseModel) -> tuple:
+    # A model's state with its set of fields given in order: a set of strings pickles in an order
+    # that changes from one process to the next (string hashing is randomised).
+    return type(model), (), (model.__dict__, sorted(model.__pydantic_fields_set__), model.__pydantic_extra__,
+                             model.__pydantic_private__)
+
+
+@cache
+def _key_table() -> dict:
+    table = copyreg.dispatch_table.copy()
+    table[Document] = _document_key
+    models = [BaseModel]
+    while models:
+        for sub in models.pop().__subclasses__():
+            table[sub] = _model_key
+            models.append(sub)
+    return table
+
+
+def key_bytes(value: object) -> bytes:
+    """value pickled for a cache key, the same bytes in every process for equal values (never unpickled)."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.dispatch_table = _key_table()
+    pickler.dump(value)
+    return buffer.getvalue()
+
+
 class ParsedFiles:
     """Parsed files by (path, content digest), read from and saved to the ledger's cache folder.
 
@@ -211,21 +250,22 @@ class RenderedPages:
         """The key of a category's files."""
         return digest(self.code, *parts)
 
-    def get(self, key: str) -> tuple[dict[str, bytes], list[bytes]] | None:
-        """A category's files and data.json parts, as rendered before, or None."""
+    def get(self, key: str) -> tuple[dict[str, bytes], list[bytes], dict[str, str]] | None:
+        """A part's files, data.json parts and index sections, as rendered before, or None."""
         value = read_entry(self.folder / f"{key}.bin")
-        if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], dict)
-                and isinstance(value[1], list)):
+        if not (isinstance(value, tuple) and len(value) == 3 and isinstance(value[0], dict)
+                and isinstance(value[1], list) and isinstance(value[2], dict)):
             return None
-        pages, parts = value
+        pages, parts, sections = value
         if not (all(isinstance(k, str) and isinstance(v, bytes) for k, v in pages.items())
-                and all(isinstance(p, bytes) for p in parts)):
+                and all(isinstance(p, bytes) for p in parts)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in sections.items())):
             return None
-        return pages, parts
+        return pages, parts, sections
 
-    def put(self, key: str, pages: dict[str, bytes], parts: list[bytes]) -> None:
-        """Keep a category's files."""
-        write_entry(self.folder / f"{key}.bin", (pages, parts))
+    def put(self, key: str, pages: dict[str, bytes], parts: list[bytes], sections: dict[str, str]) -> None:
+        """Keep a part's files."""
+        write_entry(self.folder / f"{key}.bin", (pages, parts, {k: str(v) for k, v in sections.items()}))
 
     def prune(self, keep: set[str]) -> None:
         """Remove every entry but those in keep (the categories of the build just made)."""

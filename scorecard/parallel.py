@@ -1,7 +1,7 @@
 """Independent tasks run in forked worker processes on large ledgers; in this process on small ones.
 
-Load parses runs of YAML files this way, and render cuts the site into tasks (the index, runs of
-categories, runs of cited files), each returning its files. The workers are forked, so they
+Load parses runs of YAML files this way, and render cuts the site into tasks (runs of categories,
+each with its section of the index; runs of cited files), each returning its files. The workers are forked, so they
 inherit what the parent holds (the resolved ledger, the compiled templates) without pickling it.
 Before the fork the objects that exist are frozen out of the garbage collector's sight
 (gc.freeze), so neither a collection in a worker nor one in this process touches, and so copies,

@@ -12,22 +12,18 @@ Output layout (category slugs cannot start with "_", so nothing here can clash w
 
 from __future__ import annotations
 
-import copyreg
 import hashlib
-import io
-import pickle
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache, partial
+from functools import partial
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
-from pydantic import BaseModel
 
 from . import __version__
 from .numfmt import fmt_number, fmt_percent, fmt_ratio, fmt_value
@@ -38,9 +34,9 @@ from .exports import (SCHEMA_VERSION, category_data, compact_bytes, json_bytes, 
                       search_index, sitemap)
 from .parallel import WORKER_TASKS, run_tasks
 from .markup import brief, markdown_block, markdown_inline, markup_bytes, title_html, title_text
+from .cache import key_bytes
 from .paths import builtin_templates
 from .themes import LedgerTemplates, keep_location, template_cache
-from .yamldoc import Document
 from .views import (MAX_VIEW_BYTES, MAX_VIEW_LINES, STATUS_LABELS, category_badge_text, json_or_none, carried_as,
                     cited_values, json_lines, measured_detail, measured_text, pointer_anchor, review_counts,
                     standing_text)
@@ -84,7 +80,7 @@ class Site:
         # ledger on a category's pages but the settings (in the key); a ledger's own templates may
         # read any of it. With history, pages show git's history, which is not in the key either.
         self.reuse = reuse if reuse is not None and not self.sandboxed and resolved.history is None else None
-        self.scope = _pickled((resolved.settings, resolved.as_of)) if self.reuse is not None else b""
+        self.scope = key_bytes((resolved.settings, resolved.as_of)) if self.reuse is not None else b""
         self.reused = 0  # categories and cited files taken from the cache by the last render
         self.parts = 0  # and how many there were (0 without the cache)
 
@@ -133,18 +129,43 @@ class Site:
 
     def page(self, template: str, base: str, path: str, **context) -> bytes:
         """One page rendered with the common context."""
+        return markup_bytes(self.render_text(template, base, path, **context))
+
+    def render_text(self, template: str, base: str, path: str, **context) -> str:
+        """A template rendered with the common context of the page at path."""
+        return self.env.get_template(template).render(site=self.site_context(base, path), ledger=self.ledger,
+                                                      **context)
+
+    def page_stream(self, template: str, base: str, path: str, **context) -> Iterator[bytes]:
+        """One page as chunks of about 64 KiB, never joined whole: the index of a large ledger is tens of MB."""
+        pieces: list[str] = []
+        size = 0
+        for piece in self.env.get_template(template).generate(site=self.site_context(base, path), ledger=self.ledger,
+                                                               **context):
+            pieces.append(piece)
+            size += len(piece)
+            if size >= 1 << 16:
+                yield markup_bytes("".join(pieces))  # character by character: chunks make the same bytes
+                pieces, size = [], 0
+        if pieces:
+            yield markup_bytes("".join(pieces))
+
+    def site_context(self, base: str, path: str) -> dict:
+        """The `site` of every page's context."""
         s = self.ledger.settings
         canonical = (s.base_url.rstrip("/") + "/" + path.removesuffix("index.html")) if s.base_url else None
-        site = {"title": s.title, "subject": s.subject, "description": s.description, "base": base,
+        return {"title": s.title, "subject": s.subject, "description": s.description, "base": base,
                 "as_of": self.ledger.as_of.isoformat(), "canonical": canonical, "path": path}
-        return markup_bytes(self.env.get_template(template).render(site=site, ledger=self.ledger, **context))
 
-    def category_pages(self, cats: list[ResolvedCategory]) -> tuple[dict[str, bytes], list[bytes]]:
-        """The page, cards, export and badges of each category in cats; and each one's part of data.json."""
+    def category_pages(self, cats: list[ResolvedCategory]) -> Made:
+        """The page, cards, export and badges of each category in cats; each one's part of data.json and its
+        section of index.html (rendered here, in a worker on a large ledger, not by the index's one task)."""
         pages: dict[str, bytes] = {}
         parts: list[bytes] = []
+        sections: dict[str, str] = {}
         badges: dict[str, bytes] = {}
         for cat in cats:
+            sections[cat.slug] = Markup(self.render_text("index-category.html", "", "index.html", cat=cat))
             pages[f"{cat.slug}/index.html"] = self.page("category.html", "../", f"{cat.slug}/index.html", category=cat)
             pages[f"_badges/{cat.slug}.svg"] = self.badge(title_text(cat.record.model.short or cat.record.model.title),
                                                           category_badge_text(cat), "summary")
@@ -161,7 +182,7 @@ class Site:
                     badges[d.status] = self.badge(self.ledger.settings.subject,
                                                   f"{d.glyph} {STATUS_LABELS[d.status]}", d.status)
                 pages[f"_badges/{d.id}.svg"] = badges[d.status]
-        return pages, parts
+        return Made(pages, parts, sections)
 
     def render(self) -> dict[str, bytes]:
         """Every file of the site, by path."""
@@ -182,13 +203,17 @@ class Site:
         keys: set[str] = set()
         self.reused = 0
         self.parts = len(led.categories) + len(led.files) if self.reuse is not None else 0
+        sections: dict[str, str] = {}
         for index, made in run_tasks(self.run_task, self.tasks(), size, recycle=WORKER_TASKS):
             parts.add(index, made.parts)
+            sections.update(made.sections)
             keys.update(made.keys)
             self.reused += made.reused
             yield from made.pages.items()
         if self.reuse is not None:
             self.reuse.prune(keys)
+        yield "index.html", self.page_stream("index.html", "", "index.html", categories=led.categories,
+                                             counts=led.counts, sections=sections)
         yield "data.json", ledger_json_chunks(led, parts.drain())
         yield "search.json", json_bytes(search_index(led))
         yield "data.csv", ledger_csv(led)
@@ -201,11 +226,12 @@ class Site:
             yield f"_assets/{asset}", override if override is not None else (self.theme / asset).read_bytes()
 
     def tasks(self) -> list[tuple[str, list]]:
-        """The independent parts of the site: the index, runs of categories, runs of cited files.
+        """The independent parts of the site: runs of categories, runs of cited files.
 
-        The index (the largest page) comes first, so that a worker starts on it at once.
+        The index is made of its categories' sections, which the category tasks render; it is put
+        together once they are done.
         """
-        tasks: list[tuple[str, list]] = [("index", [])]
+        tasks: list[tuple[str, list]] = []
         run: list[int] = []
         size = 0
         for i, cat in enumerate(self.ledger.categories):
@@ -230,39 +256,39 @@ class Site:
 
     def _run_task(self, kind: str, items: list) -> Made:
         led = self.ledger
-        if kind == "index":
-            return Made({"index.html": self.page("index.html", "", "index.html", categories=led.categories,
-                                                 counts=led.counts)})
         if kind == "categories":
             cats = [led.categories[i] for i in items]
             if self.reuse is None:
-                return Made(*self.category_pages(cats))
+                return self.category_pages(cats)
             # The key of a category is the category as resolved, pickled: every value its pages show
             # comes from it (and the settings and as-of date, in self.scope; the cache adds the code).
-            return self.cached([(_pickled(cat), partial(self.category_pages, [cat])) for cat in cats])
+            return self.cached([(key_bytes(cat), partial(self.category_pages, [cat])) for cat in cats])
         if self.reuse is None:
             return Made({rel: data for name in items for rel, data in self.file_pages(name, led.files[name])})
-        return self.cached([(_pickled((name, hashlib.blake2b(led.files[name]).digest(), led.citations.get(name))),
+        return self.cached([(key_bytes((name, hashlib.blake2b(led.files[name]).digest(), led.citations.get(name))),
                              partial(self.file_piece, name)) for name in items])
 
-    def file_piece(self, rel: str) -> tuple[dict[str, bytes], list[bytes]]:
-        """A cited file's outputs, as the cache keeps them."""
-        return dict(self.file_pages(rel, self.ledger.files[rel])), []
+    def file_piece(self, rel: str) -> Made:
+        """A cited file's outputs."""
+        return Made(dict(self.file_pages(rel, self.ledger.files[rel])))
 
-    def cached(self, pieces: list[tuple[bytes, Callable[[], tuple[dict[str, bytes], list[bytes]]]]]) -> Made:
-        """Each piece's files and data.json parts: from the cache when its key was rendered before, else made."""
+    def cached(self, pieces: list[tuple[bytes, Callable[[], Made]]]) -> Made:
+        """Each piece's files, data.json parts and index sections: from the cache when its key was rendered
+        before, else made."""
         assert self.reuse is not None
         made = Made({})
         for what, make in pieces:
             key = self.reuse.key(self.scope, what)
             kept = self.reuse.get(key)
             if kept is None:
-                kept = make()
+                piece = make()
+                kept = piece.pages, piece.parts, piece.sections
                 self.reuse.put(key, *kept)
             else:
                 made.reused += 1
             made.pages.update(kept[0])
             made.parts.extend(kept[1])
+            made.sections.update((slug, Markup(text)) for slug, text in kept[2].items())
             made.keys.append(key)
         return made
 
@@ -325,48 +351,16 @@ class Made:
 
     pages: dict[str, bytes]
     parts: list[bytes] = field(default_factory=list)
+    sections: dict[str, str] = field(default_factory=dict)  # index.html's section of each category (Markup), by slug
     keys: list[str] = field(default_factory=list)
     reused: int = 0  # categories and cited files taken from the cache
-
-
-def _document_key(doc: Document) -> tuple:
-    # A record's source Document stands for itself by its path and content digest: the record's model
-    # holds what pages show of it, and serve keeps the Document's data and marks where builds drop them.
-    return Document, (doc.file, None, {}, {}, doc.digest)
-
-
-def _model_key(model: BaseModel) -> tuple:
-    # A model's state with its set of fields given in order: a set of strings pickles in an order
-    # that changes from one process to the next (string hashing is randomised).
-    return type(model), (), (model.__dict__, sorted(model.__pydantic_fields_set__), model.__pydantic_extra__,
-                             model.__pydantic_private__)
-
-
-@cache
-def _key_table() -> dict:
-    table = copyreg.dispatch_table.copy()
-    table[Document] = _document_key
-    models = [BaseModel]
-    while models:
-        for sub in models.pop().__subclasses__():
-            table[sub] = _model_key
-            models.append(sub)
-    return table
-
-
-def _pickled(value: object) -> bytes:
-    """value pickled for a cache key, the same bytes in every process for equal values (never unpickled)."""
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=5)
-    pickler.dispatch_table = _key_table()
-    pickler.dump(value)
-    return buffer.getvalue()
 
 
 FEED_ENTRIES = 100
 TASK_DIMENSIONS = 200  # about this many dimensions' pages per task
 TASK_FILES = 100  # cited files per task
-PAGE_TEMPLATES = ("index.html", "category.html", "card.html", "evidence.html", "document.html", "badge.svg")
+PAGE_TEMPLATES = ("index.html", "index-category.html", "category.html", "card.html", "evidence.html", "document.html",
+                  "badge.svg")
 
 
 class _Spool:
