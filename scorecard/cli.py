@@ -128,9 +128,8 @@ def build(root: str | None, out: str | None, strict: bool, history: bool, no_cac
         sys.exit(EXIT_FINDINGS)
     if checked.findings:
         click.echo(report.text(checked.findings, checked.dimension_count, style=click.style), nl=False, err=True)
-    reused = (f" ({outcome.reused} of {outcome.parts} categories and cited files reused from the warm cache)"
-              if outcome.parts else "")
-    _echo(f"built {outcome.pages} files for {checked.dimension_count} dimensions in {_shown(out_dir)}{reused}")
+    _echo(f"built {outcome.pages} files for {checked.dimension_count} dimensions in {_shown(out_dir)}"
+          + outcome.reuse_note())
 
 
 def _shown(path: Path) -> str:

@@ -76,6 +76,12 @@ class BuildOutcome:
     reused: int = 0  # categories and cited files whose outputs came from the warm cache
     parts: int = 0  # how many categories and cited files the warm cache was asked for (0: not used)
 
+    def reuse_note(self) -> str:
+        """What the warm cache gave, for the line that reports a build ("" when it was not used)."""
+        if not self.parts:
+            return ""
+        return f" ({self.reused} of {self.parts} categories and cited files reused from the warm cache)"
+
 
 def fails(result: CheckResult, strict: bool) -> bool:
     """Whether the findings fail the run (errors, or any finding under --strict)."""

@@ -133,9 +133,8 @@ class Rebuilder:
                     for rel in self.cited:  # newly watched files count as seen at this build
                         if str(self.root / rel) not in self.snapshot:
                             self._stat(self.root / rel, self.snapshot)
-                reused = f" ({outcome.reused} of {outcome.parts} parts from the warm cache)" if outcome.parts else ""
                 self.echo(f"rebuilt {outcome.pages} files for {checked.dimension_count} dimensions in {took:.2f} s"
-                          + reused)
+                          + outcome.reuse_note())
             self.generation += 1
         if len(self.cache) > 4 * (checked.dimension_count + 100):
             self.cache.clear()  # old versions of edited files pile up; start afresh

@@ -105,7 +105,8 @@ def test_serve_rebuilds_from_the_warm_cache_and_the_pages_match(base_ledger, tmp
     rebuilder = Rebuilder(base_ledger, tmp_path / "site", echo=lines.append, warm=True)
     for _ in range(3):  # the second build fills the cache, the third reads it
         rebuilder.rebuild()
-    reused, parts = map(int, re.search(r"\((\d+) of (\d+) parts from the warm cache\)$", lines[-1]).groups())
+    said = re.search(r"\((\d+) of (\d+) categories and cited files reused from the warm cache\)$", lines[-1])
+    reused, parts = map(int, said.groups())
     assert reused == parts > 1
     record = base_ledger / "claims/core/beta.yaml"
     record.write_text(record.read_text().replace("Beta latency", "Beta latency, warm"))
@@ -113,7 +114,7 @@ def test_serve_rebuilds_from_the_warm_cache_and_the_pages_match(base_ledger, tmp
     assert rebuilder.refresh({p for p in current if current[p] != rebuilder.snapshot.get(p)}, current)
     fast = rebuilder.memory["core/index.html"]
     rebuilder.rebuild()
-    assert lines[-1].endswith(f"({parts - 1} of {parts} parts from the warm cache)")
+    assert lines[-1].endswith(f"({parts - 1} of {parts} categories and cited files reused from the warm cache)")
     pipeline.build(base_ledger, tmp_path / "cold")
     assert (tmp_path / "site/core/index.html").read_bytes() == fast == (tmp_path / "cold/core/index.html").read_bytes()
 
