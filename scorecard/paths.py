@@ -95,7 +95,7 @@ def file_kind(path: Path) -> tuple[str, int]:
     return ("dir" if stat.S_ISDIR(info.st_mode) else "special"), 0
 
 
-def read_regular(path: Path, rel: str, limit: int) -> bytes:
+def read_regular(path: Path | str, rel: str, limit: int) -> bytes:
     """The bytes of a regular file of at most limit bytes; PathProblem for anything else.
 
     The file is opened non-blocking (a FIFO cannot hang the run) and checked with fstat on the

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from .findings import UserError
+from .paths import PathProblem, read_regular
 
 MARKER = ".scorecard-site"
 _TMP_PREFIXES = ("-tmp-", "-old-")
@@ -215,13 +216,9 @@ class _Files:
                     and info.st_uid == (self.uid if self.uid is not None else info.st_uid)
                     and stat.S_IMODE(info.st_mode) == self.mode):
                 return None
-            fd = os.open(old, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-                         | getattr(os, "O_CLOEXEC", 0))
-            with open(fd, "rb") as fh:
-                now = os.fstat(fd)
-                if (now.st_ino, now.st_dev) != (info.st_ino, info.st_dev) or fh.read(len(data) + 1) != data:
-                    return None
-        except OSError:
+            if read_regular(old, rel, len(data)) != data:
+                return None
+        except (OSError, PathProblem):
             return None
         return old
 
