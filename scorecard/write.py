@@ -152,11 +152,10 @@ class _Files:
         self.made: set[str] = {""}  # folders made under tmp, relative
         self.written: dict[bytes, str] = {}
         self.folders: dict[str, bool] = {"": True}  # folders of the previous site: real folders, not links?
-        self.uid = os.getuid() if hasattr(os, "getuid") else None
+        self.uid = os.getuid() if hasattr(os, "getuid") else None  # None: no owners to compare (Windows)
         umask = os.umask(0o022)
         os.umask(umask)
         self.mode = 0o666 & ~umask  # what open() gives a new file
-        self.linked = 0  # outputs linked from the previous site
 
     def write_all(self, items, guard) -> int:
         for rel, data in items:
@@ -184,8 +183,6 @@ class _Files:
         first = self.written.get(data) if small else None
         if first is None:
             first = self._unchanged(rel, folder, data)
-            if first is not None:
-                self.linked += 1
         if first is not None:
             try:
                 os.link(first, target)
@@ -213,7 +210,7 @@ class _Files:
         try:
             info = os.lstat(old)
             if not (stat.S_ISREG(info.st_mode) and info.st_size == len(data) and info.st_nlink == 1
-                    and info.st_uid == (self.uid if self.uid is not None else info.st_uid)
+                    and self.uid in (None, info.st_uid)
                     and stat.S_IMODE(info.st_mode) == self.mode):
                 return None
             if read_regular(old, rel, len(data)) != data:
