@@ -81,7 +81,8 @@ def overview_chart(led: ResolvedLedger) -> dict | None:
     for i, cat in enumerate(led.categories):
         y = 24 + i * row_h
         dots = []
-        for j, (d, comparison) in enumerate((dd, cc) for c, dd, cc in points if c is cat):
+        compared = [(d, c) for d in cat.dimensions if (c := d.comparison) is not None]  # in points' order
+        for j, (d, comparison) in enumerate(compared):
             pos = 1 + comparison.margin
             title, standing = title_text(d.record.model.title), standing_text(d)
             dots.append({"x": x(max(pos, 1e-9)), "y": y + (j % 3 - 1) * 5, "id": d.id, "status": d.status,
