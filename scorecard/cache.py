@@ -33,6 +33,7 @@ import os
 import pickle
 import sys
 import shutil
+import stat
 import tempfile
 import time
 from dataclasses import astuple
@@ -111,6 +112,49 @@ def evict(base: Path) -> None:
             if (entry.is_dir(follow_symlinks=False)
                     and now - entry.stat(follow_symlinks=False).st_mtime > STALE_DAYS * 86400):
                 shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def usage(home: Path) -> list[tuple[str, int, int]]:
+    """Each folder of scorecard's cache folder home: (name, folders in it, bytes of its files), by name.
+
+    Nothing is followed: a symlink counts as its own size, and a folder that is a symlink is not entered.
+    """
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in sorted(os.scandir(home), key=lambda e: e.name):
+            if entry.is_dir(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    folders = sum(1 for e in os.scandir(entry.path) if e.is_dir(follow_symlinks=False))
+                    found.append((entry.name, folders, _bytes_under(entry.path)))
+    return found
+
+
+def _bytes_under(folder: str) -> int:
+    total = 0
+    for parent, _, names in os.walk(folder):  # os.walk never follows a symlinked folder by default
+        for name in names:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(parent, name)).st_size
+    return total
+
+
+def clear(home: Path) -> str | None:
+    """Remove scorecard's cache folder home; None when done (or there was none), else why it was left.
+
+    Only a real folder owned by this user is removed (a symlink there is not followed); what
+    the caches hold can always be made again, so removing it makes a run slower, never different.
+    """
+    try:
+        info = os.lstat(home)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"it cannot be read ({exc.strerror})"
+    getuid = getattr(os, "getuid", None)
+    if not stat.S_ISDIR(info.st_mode) or (getuid is not None and info.st_uid != getuid()):
+        return "it is not a folder of this user's (a symlink, a file, or someone else's): remove it yourself"
+    shutil.rmtree(home, ignore_errors=True)
+    return "some of it could not be removed (check its permissions)" if os.path.lexists(home) else None
 
 
 def read_entry(path: Path) -> object | None:

@@ -164,6 +164,42 @@ def serve(root: str | None, out: str | None, host: str, port: int | None, histor
         raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
+_CACHE_KINDS = (("builds-", "the warm cache of {n} ledger{s}"), ("templates-", "compiled templates"))
+
+
+@main.command()
+@click.option("--clear", is_flag=True, help="Remove the cache folder (always safe: a run is slower, never different).")
+def cache(clear: bool) -> None:
+    """Show where scorecard keeps its caches and how much they hold, or remove them with --clear."""
+    from .cache import clear as remove, usage
+    from .paths import cache_home
+
+    home = cache_home()
+    if home is None:
+        raise click.UsageError("no absolute cache folder: set XDG_CACHE_HOME to an absolute path, or HOME")
+    found = usage(home)
+    total = sum(size for _, _, size in found)
+    if clear:
+        why = remove(home)
+        if why is not None:
+            _echo(f"{home} was not removed: {why}", err=True)
+            sys.exit(EXIT_FINDINGS)
+        _echo(f"removed {home} ({_megabytes(total)})" if found else f"nothing to remove: no cache in {home}")
+        return
+    if not found:
+        _echo(f"no cache in {home}")
+        return
+    _echo(f"{home}: {_megabytes(total)}")
+    for name, folders, size in found:
+        kind = next((what for prefix, what in _CACHE_KINDS if name.startswith(prefix)), "from another version")
+        _echo(f"  {name}: {kind.format(n=folders, s='' if folders == 1 else 's')}, {_megabytes(size)}")
+    _echo("scorecard cache --clear removes it all; that is always safe (a run is slower, never different).")
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
 @main.command()
 @click.option("--out", default=None, metavar="DIR", help="Write <kind>.schema.json files into DIR instead of printing.")
 @click.argument("kind", required=False, type=click.Choice(["scorecard", "category", "dimension"]))

@@ -151,6 +151,13 @@ def builtin_templates() -> Path:
     raise FileNotFoundError("the built-in templates are missing from the installation")
 
 
+def cache_home() -> Path | None:
+    """The folder that holds all of scorecard's caches (made or not), or None where there is no absolute one."""
+    home = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(home) if os.path.isabs(home) else Path.home() / ".cache"
+    return base / "scorecard" if base.is_absolute() else None
+
+
 def user_cache_dir(name: str) -> Path | None:
     """A folder of the user's cache only this user can write, or None where that cannot be had.
 
@@ -160,13 +167,10 @@ def user_cache_dir(name: str) -> Path | None:
     A relative XDG_CACHE_HOME is ignored, as the XDG specification says.
     """
     getuid = getattr(os, "getuid", None)
-    if getuid is None or os.environ.get("SCORECARD_NO_CACHE"):
+    base = cache_home()
+    if getuid is None or os.environ.get("SCORECARD_NO_CACHE") or base is None:
         return None
-    home = os.environ.get("XDG_CACHE_HOME", "")
-    base = Path(home) if os.path.isabs(home) else Path.home() / ".cache"
-    if not base.is_absolute():
-        return None
-    folder = base / "scorecard" / name
+    folder = base / name
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         for part in (folder.parent, folder):

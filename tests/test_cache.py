@@ -187,3 +187,45 @@ def test_the_folder_of_a_ledger_not_built_for_a_month_is_removed(ledger, tmp_pat
     pipeline.validate(ledger, warm=True)
     assert not gone.exists() and kept.is_dir() and folder.is_dir()
     assert time.time() - folder.stat().st_mtime < 3600
+
+
+def test_the_cache_command_shows_each_cache_and_clears_them_all(ledger, tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    home = tmp_path / "cache" / "scorecard"
+    proc = run_cli("cache", env=env)
+    assert (proc.returncode, proc.stdout) == (0, f"no cache in {home}\n")
+    for _ in range(3):  # marks the ledger, keeps parsed files, keeps rendered parts
+        assert run_cli("build", "--root", str(ledger), "--out", str(tmp_path / "b"), env=env).returncode == 0
+    sizes = {p.name: sum(f.stat().st_size for f in p.rglob("*") if f.is_file()) for p in home.iterdir()}
+    assert sizes["builds-1"] > 0
+    proc = run_cli("cache", env=env)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0
+    assert lines[0] == f"{home}: {sum(sizes.values()) / 1e6:.1f} MB"
+    assert f"  builds-1: the warm cache of 1 ledger, {sizes['builds-1'] / 1e6:.1f} MB" in lines
+    assert any(line.startswith("  templates-") and "compiled templates" in line for line in lines)
+    proc = run_cli("cache", "--clear", env=env)
+    assert (proc.returncode, proc.stdout) == (0, f"removed {home} ({sum(sizes.values()) / 1e6:.1f} MB)\n")
+    assert not home.exists()
+    proc = run_cli("cache", "--clear", env=env)
+    assert (proc.returncode, proc.stdout) == (0, f"nothing to remove: no cache in {home}\n")
+
+
+def test_the_cache_command_follows_no_symlink(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "templates-x").mkdir(parents=True)
+    (elsewhere / "templates-x" / "keep.bin").write_bytes(b"x" * 5000)
+    home = tmp_path / "cache" / "scorecard"
+    home.mkdir(parents=True)
+    (home / "builds-1").symlink_to(elsewhere, target_is_directory=True)  # not entered, not counted
+    assert cache.usage(home) == []
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    assert run_cli("cache", "--clear", env=env).returncode == 0
+    assert not home.exists() and (elsewhere / "templates-x" / "keep.bin").is_file()  # the link went, not its target
+    home.parent.rmdir()
+    (tmp_path / "cache").symlink_to(tmp_path / "real-cache", target_is_directory=True)
+    (tmp_path / "real-cache").mkdir()
+    (tmp_path / "real-cache" / "scorecard").symlink_to(elsewhere, target_is_directory=True)
+    proc = run_cli("cache", "--clear", env=env)
+    assert proc.returncode == 1 and "was not removed: it is not a folder of this user's" in proc.stderr
+    assert (elsewhere / "templates-x" / "keep.bin").is_file()
