@@ -274,6 +274,8 @@ class ParsedFiles:
             write_entry(self.path, self.used)
         self.kept, self.used = {}, {}
 
+    done = save  # load calls it once every file has been read
+
 
 class RenderedPages:
     """Rendered categories by a digest of what they are made from, in the ledger's cache folder.

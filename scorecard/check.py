@@ -88,8 +88,10 @@ def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: b
 
     A record's raw data and line marks are needed only while its own rules run; unless
     keep_marks (serve reuses parsed files), they are dropped then, to bound a large ledger's memory.
+    The categories may be streamed (load.stream_ledger): each is checked as soon as its files are
+    parsed, and load's findings are taken once all are.
     """
-    findings = list(loaded.findings)
+    findings: list[Finding] = []
     settings = _validate(loaded.settings, Settings, findings) if loaded.settings else None
     if settings is None:
         # defaults for the rest:
@@ -125,6 +127,7 @@ def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: b
         if meta is not None:
             dims.sort(key=lambda d: display_key(d.model.order, d.id))
             categories.append(CategoryRecord(cat.slug, cat.meta, meta, dims))
+    findings.extend(loaded.findings)  # complete now that every category has been read
     findings.extend(rules.check_artifacts(store))
     categories.sort(key=lambda c: display_key(c.model.order, c.slug))
     findings.sort(key=Finding.sort_key)

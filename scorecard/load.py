@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Protocol
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
 
 
 from .findings import Finding, UserError, finding
@@ -23,6 +25,8 @@ MAX_FILE_BYTES = 1024 * 1024
 SLUG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 SETTINGS_FILE = "scorecard.yaml"
 CATEGORY_FILE = "_category.yaml"
+T = TypeVar("T")
+
 PARSE_CHUNK = 100  # files per task when forked workers parse a large ledger
 
 
@@ -54,8 +58,8 @@ class LoadedLedger:
 
     root: Path
     settings: Document | None
-    categories: list[CategoryFiles]
-    findings: list[Finding]
+    categories: Iterable[CategoryFiles]  # a list, or from stream_ledger an iterator, read once
+    findings: list[Finding]  # from stream_ledger: complete once categories is exhausted
 
 
 class LedgerNotFound(UserError):
@@ -89,6 +93,9 @@ class ParseCache(Protocol):
     def put(self, rel: str, digest: str, doc: Document, findings: list[Finding]) -> None:
         """Keep a file just parsed."""
 
+    def done(self) -> None:
+        """Every file of this run has been read (the warm cache saves what it kept)."""
+
 
 class MemoryParseCache:
     """serve's parse cache: the parsed Documents themselves, kept across rebuilds in this process."""
@@ -113,6 +120,9 @@ class MemoryParseCache:
     def put(self, rel: str, digest: str, doc: Document, findings: list[Finding]) -> None:
         """Keep a file just parsed."""
         self.docs[(rel, digest)] = (doc, findings)
+
+    def done(self) -> None:
+        """Nothing to do: the Documents stay in memory for the next rebuild."""
 
 
 def read_document(root: Path, path: Path, findings: list[Finding], cache: ParseCache | None = None) -> Document:
@@ -158,32 +168,47 @@ def _digest(raw: bytes) -> str:
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
-def read_documents(root: Path, paths: list[Path], findings: list[Finding],
-                   cache: ParseCache | None = None) -> list[Document]:
-    """read_document for each path, in order; parsed by forked workers on a large ledger.
+def iter_documents(root: Path, paths: list[Path], findings: list[Finding],
+                   cache: ParseCache | None = None) -> Iterator[Document]:
+    """read_document for each path, in order, each as soon as it is parsed (by forked workers on a
+    large ledger, so the caller can work on the first files while the workers parse the rest).
 
     With a cache that knows some files, this process reads every file, and only the files the
     cache does not know are parsed (by workers, when there are many); otherwise the workers read
     them too, and what they parsed goes into the cache, if any.
     """
     if cache is not None and cache.shares_documents:  # serve: few files change between rebuilds
-        return [read_document(root, path, findings, cache) for path in paths]
+        for path in paths:
+            yield read_document(root, path, findings, cache)
+        cache.done()
+        return
+    keep = None  # where to keep what the workers parse
     if cache is None or cache.empty:
         chunks = [paths[i:i + PARSE_CHUNK] for i in range(0, len(paths), PARSE_CHUNK)]
-        parsed: dict[int, list[tuple[Document, list[Finding]]]] = dict(run_tasks(partial(_read_chunk, root), chunks,
-                                                                                   len(paths)))
-        results = [pair for i in range(len(chunks)) for pair in parsed[i]]
-        if cache is not None:
-            for doc, found in results:
-                if doc.digest:  # read (an unreadable file has no digest, and nothing to keep)
-                    cache.put(doc.file, doc.digest, doc, found)
+        results: Iterable[tuple[Document, list[Finding]]] = _in_order(
+            run_tasks(partial(_read_chunk, root), chunks, len(paths)))
+        keep = cache
     else:
         results = _read_known(root, paths, cache)
-    docs = []
     for doc, found in results:
-        docs.append(doc)
+        if keep is not None and doc.digest:  # read (an unreadable file has no digest, and nothing to keep)
+            keep.put(doc.file, doc.digest, doc, found)
         findings.extend(found)
-    return docs
+        yield doc
+    if cache is not None:
+        cache.done()
+
+
+def _in_order(done: Iterator[tuple[int, list[T]]]) -> Iterator[T]:
+    """The items of numbered batches that finish in any order, batch by batch in number order, each batch as
+    soon as it and every one before it are done."""
+    waiting: dict[int, list[T]] = {}
+    following = 0
+    for index, batch in done:
+        waiting[index] = batch
+        while following in waiting:
+            yield from waiting.pop(following)
+            following += 1
 
 
 def _read_known(root: Path, paths: list[Path], cache: ParseCache) -> list[tuple[Document, list[Finding]]]:
@@ -224,6 +249,17 @@ def _parse_chunk(items: list[tuple[int, Document, bytes]]) -> list[tuple[int, Do
 
 def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
     """Read scorecard.yaml and every file under claims/, in sorted order (cache: parsed files by content)."""
+    loaded = stream_ledger(root, cache)
+    loaded.categories = list(loaded.categories)
+    return loaded
+
+
+def stream_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
+    """load_ledger, with the categories given one by one as their files are parsed (see iter_documents).
+
+    scorecard.yaml and the folders are read first; the categories are then an iterator, to be read
+    once, and the findings are complete when it is exhausted.
+    """
     findings: list[Finding] = []
     real_root = root.resolve()
     settings_path = root / SETTINGS_FILE
@@ -233,14 +269,20 @@ def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
         findings.append(finding("SC001", SETTINGS_FILE, (1, 1), "scorecard.yaml is missing",
                                 "create scorecard.yaml with at least title: and subject:"))
     claims = root / "claims"
-    categories: list[CategoryFiles] = []
     folders: list[_Folder] = []
-    if not _linked_inside(claims, real_root, "claims", findings):
-        return LoadedLedger(root, settings, categories, findings)
-    if not claims.is_dir():
-        findings.append(finding("SC002", "claims", (1, 1), "the ledger has no claims/ folder",
-                                "create claims/<category>/_category.yaml and one file per dimension"))
-        return LoadedLedger(root, settings, categories, findings)
+    if _linked_inside(claims, real_root, "claims", findings):
+        if claims.is_dir():
+            folders = _category_folders(claims, real_root, findings)
+        else:
+            findings.append(finding("SC002", "claims", (1, 1), "the ledger has no claims/ folder",
+                                    "create claims/<category>/_category.yaml and one file per dimension"))
+    docs = iter_documents(root, [path for folder in folders for path in folder.files()], findings, cache)
+    return LoadedLedger(root, settings, _categories(folders, docs, findings), findings)
+
+
+def _category_folders(claims: Path, real_root: Path, findings: list[Finding]) -> list[_Folder]:
+    """The category folders under claims/ and which of their files to read; findings for what does not belong."""
+    folders: list[_Folder] = []
     for entry in sorted(os.scandir(claims), key=lambda e: e.name):
         rel = f"claims/{entry.name}"
         if entry.is_symlink() and not _linked_inside(Path(entry.path), real_root, rel, findings):
@@ -253,15 +295,18 @@ def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
             findings.append(finding("SC004", rel, (1, 1), f"category folder name '{entry.name}' is not a slug",
                                     "use lowercase letters, digits and single hyphens, e.g. cost-efficiency"))
         folders.append(_category_files(Path(entry.path), entry.name, real_root, findings))
-    docs = iter(read_documents(root, [path for folder in folders for path in folder.files()], findings, cache))
+    return folders
+
+
+def _categories(folders: list[_Folder], docs: Iterator[Document], findings: list[Finding]) -> Iterator[CategoryFiles]:
     for folder in folders:
         meta = next(docs) if folder.meta else None
-        categories.append(CategoryFiles(folder.slug, meta, [next(docs) for _ in folder.dimensions]))
+        yield CategoryFiles(folder.slug, meta, [next(docs) for _ in folder.dimensions])
         if meta is None:
             findings.append(finding("SC005", f"claims/{folder.slug}", (1, 1),
                                     f"category '{folder.slug}' has no {CATEGORY_FILE}",
                                     f"create claims/{folder.slug}/{CATEGORY_FILE} with at least a title:"))
-    return LoadedLedger(root, settings, categories, findings)
+    next(docs, None)  # none is left; asking lets iter_documents run to its end (where the cache is told)
 
 
 def _linked_inside(path: Path, real_root: Path, rel: str, findings: list[Finding]) -> bool:

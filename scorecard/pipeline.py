@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .check import CheckResult, check
 from .evidence import ArtifactStore
 from .cache import ParsedFiles, RenderedPages, ledger_folder
-from .load import ParseCache, load_ledger
+from .load import ParseCache, stream_ledger
 from .stamps import explain_suspects
 
 if TYPE_CHECKING:
@@ -43,13 +43,10 @@ def validate(root: Path, cache: ParseCache | None = None, warm: bool = False) ->
         folder = ledger_folder(root)  # marks the ledger as seen (and used: see cache.evict)
         if cache is None and known is not None and folder is not None:
             cache = ParsedFiles(folder / "parsed.bin")
-    loaded = load_ledger(root, cache)
-    if isinstance(cache, ParsedFiles):
-        cache.save()
+    loaded = stream_ledger(root, cache)  # checked category by category while the rest is parsed
     store = ArtifactStore(root)
     keep = cache is not None and cache.shares_documents
-    result = explain_suspects(root, check(loaded, store, today(), keep_marks=keep))
-    return result, store
+    return explain_suspects(root, check(loaded, store, today(), keep_marks=keep)), store
 
 
 @dataclass(slots=True)

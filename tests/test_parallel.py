@@ -175,3 +175,35 @@ def test_spooled_parts_come_back_in_key_order_and_the_file_closes():
     spool.add(3, [b""])
     assert list(spool.drain()) == [b"a", b"c", b"dd", b""]
     assert spool.file.closed
+
+
+def test_each_category_is_checked_as_soon_as_its_files_are_parsed(forked, monkeypatch, base_ledger):
+    import scorecard.load as load
+
+    last = base_ledger / "claims/zz-last"
+    last.mkdir()
+    (last / "_category.yaml").write_text("title: Last\n")
+    (last / "broken.yaml").write_text("title: [unclosed\n")
+    monkeypatch.setattr(load, "PARSE_CHUNK", 1)
+    assert parallel.workers_for(5) == 2  # parsed by forked workers
+    loaded = load.stream_ledger(base_ledger)
+    categories = iter(loaded.categories)
+    assert next(categories).slug == "core"
+    assert loaded.findings == []  # the last category's file is not taken yet: its finding is still to come
+    assert [c.slug for c in categories] == ["zz-last"]
+    assert [(f.code, f.file) for f in loaded.findings] == [("SC101", "claims/zz-last/broken.yaml")]
+    assert next(categories, None) is None
+
+
+def test_the_warm_cache_keeps_the_settings_of_a_ledger_without_claims(tmp_path, monkeypatch):
+    from scorecard import cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = tmp_path / "ledger"
+    root.mkdir()
+    (root / "scorecard.yaml").write_text("title: T\nsubject: s\n")
+    for _ in range(2):
+        result, _ = pipeline.validate(root, warm=True)
+        assert [f.code for f in result.findings] == ["SC002"]
+    folder = cache.ledger_folder(root, create=False)
+    assert folder is not None and (folder / "parsed.bin").is_file()
