@@ -259,6 +259,10 @@ class ParsedFiles:
         self.used[(rel, content)] = blob
         return Document(rel, data, marks, key_marks, content), findings
 
+    def knows(self, rel: str, content: str) -> bool:
+        """Whether an entry is kept for the file with these bytes (get() decodes it)."""
+        return isinstance(self.kept.get((rel, content)), bytes)
+
     def put(self, rel: str, content: str, doc: Document, findings: list[Finding]) -> None:
         """Keep a file just parsed."""
         try:

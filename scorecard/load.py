@@ -11,9 +11,8 @@ import re
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 from collections.abc import Iterable, Iterator
-from typing import TypeVar
 
 
 from .findings import Finding, UserError, finding
@@ -90,6 +89,9 @@ class ParseCache(Protocol):
     def get(self, rel: str, digest: str) -> tuple[Document, list[Finding]] | None:
         """The file's parse when it was parsed with these bytes before, else None."""
 
+    def knows(self, rel: str, digest: str) -> bool:
+        """Whether get() would give the file's parse (without decoding it)."""
+
     def put(self, rel: str, digest: str, doc: Document, findings: list[Finding]) -> None:
         """Keep a file just parsed."""
 
@@ -116,6 +118,10 @@ class MemoryParseCache:
     def get(self, rel: str, digest: str) -> tuple[Document, list[Finding]] | None:
         """The Document parsed before from these bytes, and its findings."""
         return self.docs.get((rel, digest))
+
+    def knows(self, rel: str, digest: str) -> bool:
+        """Whether the file was parsed with these bytes before."""
+        return (rel, digest) in self.docs
 
     def put(self, rel: str, digest: str, doc: Document, findings: list[Finding]) -> None:
         """Keep a file just parsed."""
@@ -211,23 +217,35 @@ def _in_order(done: Iterator[tuple[int, list[T]]]) -> Iterator[T]:
             following += 1
 
 
-def _read_known(root: Path, paths: list[Path], cache: ParseCache) -> list[tuple[Document, list[Finding]]]:
-    """Every file read here; the ones the cache knows taken from it, the others parsed (by workers when many)."""
-    results: list[tuple[Document, list[Finding]]] = []
+def _read_known(root: Path, paths: list[Path], cache: ParseCache) -> Iterator[tuple[Document, list[Finding]]]:
+    """Every file read here: the ones the cache does not know parsed first (by workers when many), the
+    others taken from the cache when their turn comes, so that the check stage has let go of a
+    record's marks before the next is decoded."""
+    read: list[tuple[Path, Document, list[Finding]]] = []
     missed: list[tuple[int, Document, bytes]] = []
     for path in paths:
         found: list[Finding] = []
         doc, raw = _read(root, path, found)
-        hit = cache.get(doc.file, doc.digest) if raw is not None else None
-        if raw is not None and hit is None:
-            missed.append((len(results), doc, raw))
-        results.append(hit or (doc, found))
+        if raw is not None and not cache.knows(doc.file, doc.digest):
+            missed.append((len(read), doc, raw))
+        read.append((path, doc, found))
+    parsed: dict[int, tuple[Document, list[Finding]]] = {}
     batches = [missed[i:i + PARSE_CHUNK] for i in range(0, len(missed), PARSE_CHUNK)]
-    for _, parsed in run_tasks(_parse_chunk, batches, len(missed)):
-        for i, doc, found in parsed:
+    for _, batch in run_tasks(_parse_chunk, batches, len(missed)):
+        for i, doc, found in batch:
             cache.put(doc.file, doc.digest, doc, found)
-            results[i] = (doc, found)
-    return results
+            parsed[i] = (doc, found)
+    for i, (path, doc, found) in enumerate(read):
+        if i in parsed:
+            yield parsed.pop(i)
+        elif not doc.digest:  # unreadable: its finding
+            yield doc, found
+        else:
+            hit = cache.get(doc.file, doc.digest)
+            if hit is None:  # known, yet its entry does not decode: parse the file after all
+                found = []
+                hit = read_document(root, path, found), found
+            yield hit
 
 
 def _read_chunk(root: Path, paths: list[Path]) -> list[tuple[Document, list[Finding]]]:

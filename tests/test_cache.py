@@ -129,6 +129,26 @@ def test_a_damaged_or_foreign_entry_is_a_miss_never_an_error(ledger, tmp_path, m
     assert outcome.reused == 0 and warm == cold
 
 
+def test_an_entry_that_does_not_decode_is_parsed_again(ledger, tmp_path):
+    claim = "claims/cost-efficiency/energy-efficiency.yaml"
+    (ledger / claim).write_text((ledger / claim).read_text() + "surprise: 1\n")  # a finding to keep
+    cold, _ = pipeline.validate(ledger)
+    for _ in range(2):
+        pipeline.validate(ledger, warm=True)
+    folder = cache.ledger_folder(ledger)
+    assert folder is not None
+    kept = cache.read_entry(folder / "parsed.bin")
+    assert isinstance(kept, dict) and len(kept) > 3
+    damaged = {key: b"\xff not marshal" if key[0] == claim else blob for key, blob in kept.items()}
+    assert damaged != kept
+    cache.write_entry(folder / "parsed.bin", damaged)
+    again, _ = pipeline.validate(ledger, warm=True)
+    assert [f.as_dict() for f in again.findings] == [f.as_dict() for f in cold.findings]
+    assert any(f.file == claim and f.code == "SC202" for f in again.findings)
+    assert [[d.model for d in c.dimensions] for c in again.ledger.categories] == \
+        [[d.model for d in c.dimensions] for c in cold.ledger.categories]
+
+
 def test_a_build_with_a_ledgers_own_templates_reuses_nothing(ledger, tmp_path):
     (ledger / "templates").mkdir()
     (ledger / "templates/category.html").write_text(
