@@ -117,9 +117,12 @@ def evict(base: Path) -> None:
 def usage(home: Path) -> list[tuple[str, int, int]]:
     """Each folder of scorecard's cache folder home: (name, folders in it, bytes of its files), by name.
 
-    Nothing is followed: a symlink counts as its own size, and a folder that is a symlink is not entered.
+    Nothing is followed: a symlink counts as its own size, and a folder that is a symlink (home
+    included) is not entered.
     """
-    found = []
+    found: list[tuple[str, int, int]] = []
+    if os.path.islink(home):
+        return found
     with contextlib.suppress(OSError):
         for entry in sorted(os.scandir(home), key=lambda e: e.name):
             if entry.is_dir(follow_symlinks=False):

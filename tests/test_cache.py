@@ -246,6 +246,7 @@ def test_the_cache_command_follows_no_symlink(tmp_path):
     (tmp_path / "cache").symlink_to(tmp_path / "real-cache", target_is_directory=True)
     (tmp_path / "real-cache").mkdir()
     (tmp_path / "real-cache" / "scorecard").symlink_to(elsewhere, target_is_directory=True)
+    assert cache.usage(home) == []  # the folder is a link: not looked into
     proc = run_cli("cache", "--clear", env=env)
     assert proc.returncode == 1 and "was not removed: it is not a folder of this user's" in proc.stderr
     assert (elsewhere / "templates-x" / "keep.bin").is_file()
