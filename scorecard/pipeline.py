@@ -119,8 +119,8 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: ParseC
             notes.append(f"no history: {exc}; the site is built without it")
     try:
         # Rendered parts are kept by a rebuild (a site is there to replace), not by a one-off build.
-        pages = ledger_folder(root, create=False) if warm and (out / MARKER).is_file() else None
-        site = Site(resolved, reuse=RenderedPages(pages / "pages") if pages is not None else None)
+        folder = ledger_folder(root, create=False) if warm and (out / MARKER).is_file() else None
+        site = Site(resolved, reuse=RenderedPages(folder / "pages") if folder is not None else None)
         count = write_site(root, out, site.iter_pages(), guard=guard)
     except TemplateError as exc:  # the write stage has already removed its temporary folder
         result.findings.append(template_finding(exc, root, builtin_templates()))
