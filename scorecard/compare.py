@@ -6,6 +6,8 @@ One place for what both the rules (which refuse a claim the numbers contradict) 
 
 from __future__ import annotations
 
+import decimal
+import math
 from dataclasses import dataclass
 from datetime import date
 from collections.abc import Iterable
@@ -37,6 +39,7 @@ class Comparison:
     high: float | None = None
     worst: float | None = None  # the interval's margins: its end nearest to behind, and nearest to ahead
     best: float | None = None
+    within: bool = False  # |ratio - 1| <= tolerance, decided in decimal (against a zero bar: exactly at it)
 
     @property
     def ratio(self) -> float | None:
@@ -44,20 +47,51 @@ class Comparison:
         return self.value / self.bar if self.bar else None
 
     @property
+    def zero_bar(self) -> bool:
+        """A bar of 0: compared by sign and difference, never as a ratio (margin is then -1, 0 or 1)."""
+        return self.bar == 0
+
+    @property
     def standing(self) -> str:
         """ahead or behind (the whole interval, where there is one, on that side and the margin beyond the
         tolerance), else level."""
-        if self.margin > self.tolerance and (self.worst is None or self.worst > 0):
+        if self.margin > 0 and not self.within and (self.worst is None or self.worst > 0):
             return "ahead"
-        if self.margin < -self.tolerance and (self.best is None or self.best < 0):
+        if self.margin < 0 and not self.within and (self.best is None or self.best < 0):
             return "behind"
         return "level"
 
+    def not_finite(self) -> str | None:
+        """What in the comparison is not a finite number, in words; None when every figure is finite."""
+        for name, x in (("the value", self.value), ("the margin", self.margin), ("the interval's low end", self.low),
+                        ("the interval's high end", self.high)):
+            if x is not None and not math.isfinite(x):
+                return f"{name} in the bar's unit is {x}"
+        return None
+
 
 def margin(value: float, bar: float, better: str) -> float:
-    """How far value is ahead of bar, relative to the bar (negative: behind)."""
-    diff = (value - bar) / abs(bar) if bar else value - bar
+    """How far value is ahead of bar, relative to the bar (negative: behind); against a zero bar only its sign
+    (-1, 0 or 1), since a difference from zero depends on the unit it is written in."""
+    diff = (value - bar) / abs(bar) if bar else (value > 0) - (value < 0)
     return diff if better == "higher" else -diff
+
+
+def within_tolerance(value: float, unit: units.Unit, bar: float, bar_unit: units.Unit, tolerance: float) -> bool:
+    """|value / bar - 1| <= tolerance, inclusive, in decimal from the numbers as written (their shortest repr),
+    so that 1.05 x against 1 x at 5 % is parity as 105 ms against 100 ms is. Against a zero bar: value == 0."""
+    if not (math.isfinite(value) and math.isfinite(bar)):
+        return False
+    if bar == 0:
+        return value == 0
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        ratio = (_dec(value) * _dec(unit.factor)) / (_dec(bar) * _dec(bar_unit.factor))
+        return abs(ratio - 1) <= _dec(tolerance)
+
+
+def _dec(x: float) -> decimal.Decimal:
+    return decimal.Decimal(repr(x))
 
 
 def not_compared(m: Measurement, sota) -> str | None:
@@ -80,12 +114,34 @@ def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
         return None
     mine, theirs = units.parse(m.unit), units.parse(sota.unit)
     value = mine.to(m.value, theirs)
-    c_margin = margin(value, sota.value, sota.better)
+    c_margin = exact_margin(m.value, mine, sota.value, theirs, sota.better)
+    within = within_tolerance(m.value, mine, sota.value, theirs, tolerance)
     if m.low is None or m.high is None:
-        return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin)
+        return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, within=within)
     low, high = mine.to(m.low, theirs), mine.to(m.high, theirs)
-    ends = sorted((margin(low, sota.value, sota.better), margin(high, sota.value, sota.better)))
-    return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, low, high, ends[0], ends[1])
+    ends = sorted((exact_margin(m.low, mine, sota.value, theirs, sota.better),
+                   exact_margin(m.high, mine, sota.value, theirs, sota.better)))
+    return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, low, high, ends[0], ends[1],
+                      within)
+
+
+def exact_margin(value: float, unit: units.Unit, bar: float, bar_unit: units.Unit, better: str) -> float:
+    """margin() of value (in unit) against bar (in bar_unit), computed in decimal from the numbers as written.
+
+    Converting first in binary floating point would move a value exactly at the bar a hair to one side
+    (0.57 s is 569.9999999999999 ms): which side would then depend on the unit the ledger chose.
+    """
+    if not (math.isfinite(value) and math.isfinite(bar)):
+        return math.nan
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        mine, theirs = _dec(value) * _dec(unit.factor), _dec(bar) * _dec(bar_unit.factor)
+        diff = (mine - theirs) / abs(theirs) if theirs else decimal.Decimal((mine > 0) - (mine < 0))
+        oriented = diff if better == "higher" else -diff
+    out = float(oriented)
+    if out == 0 and oriented != 0:  # a margin too small for a double keeps the side it is on
+        out = 5e-324 if oriented > 0 else -5e-324
+    return out
 
 
 def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
@@ -100,7 +156,7 @@ def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
         if c.worst is not None and c.worst <= 0:
             return Problem("SC505", loc, f"status is leads, but the {_interval_words(m)} reaches the bar: {shown}",
                            "a lead needs the whole interval better than the bar: measure more runs, or claim parity")
-        if c.margin <= tol:
+        if c.within:
             return Problem("SC504", loc, f"status is leads by {c.margin:.1%}, within the parity tolerance of "
                            f"{tol:.0%}: {shown}", "consider status parity; a lead inside the tolerance is noise")
     elif status == "trails":
@@ -113,8 +169,9 @@ def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
     elif status == "parity" and c.standing != "level":
         side = "ahead" if c.margin > 0 else "behind"
         whole = f"; the whole {_interval_words(m)} is {side}" if c.low is not None else ""
-        return Problem("SC503", loc, f"status is parity, but the result is {abs(c.margin):.1%} {side} (tolerance "
-                       f"{tol:.0%}){whole}: {shown}",
+        how_far = (f"{'better' if c.margin > 0 else 'worse'} than a bar of 0" if c.zero_bar
+                   else f"{abs(c.margin):.1%} {side} (tolerance {tol:.0%})")
+        return Problem("SC503", loc, f"status is parity, but the result is {how_far}{whole}: {shown}",
                        f"set status {'leads' if c.margin > 0 else 'trails'}, "
                        "or widen parity_tolerance in scorecard.yaml")
     return None

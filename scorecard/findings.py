@@ -137,6 +137,10 @@ RULES: dict[str, Rule] = _rules(
     ("SC507", "units-not-comparable", "error", "A measured status whose result unit cannot be converted to the bar's: "
                                                "the status would go unchecked."),
     ("SC508", "unknown-unit", "warning", "A unit scorecard does not know; it compares only with the same spelling."),
+    ("SC509", "unit-with-factor", "error", "A unit carries a typed factor (0.8 ms, ms/1k), zero, a power of zero, or a "
+     "scale out of range: it would rescale the measured number with no evidence."),
+    ("SC510", "comparison-not-finite", "error", "A value, margin or interval in a comparison with the bar is not a "
+     "finite number (it overflows or underflows)."),
     # Sources
     ("SC601", "source-not-url", "error", "sota.source is not an http(s) URL."),
     ("SC602", "date-in-future", "error", "sota.date is in the future."),

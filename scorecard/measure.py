@@ -258,12 +258,25 @@ def read(result, get: GetArtifact) -> Reading:
     except _Refused as exc:
         out.problems.append(exc.problem)
     for where, unit in _units(result):
-        if not units.parse(unit).known:
-            out.problems.append(Problem("SC508", where, f"unit '{unit}' is not one scorecard knows; it compares only "
-                                        "with a unit spelled exactly the same",
-                                        "use a unit such as ms, s, MB/s, tok/s, Wh/token, x or % (docs/format.md lists "
-                                        "them), or keep the bar's exact spelling"))
+        problem = unit_problem(where, unit, "the bar's")
+        if problem is not None:
+            out.problems.append(problem)
     return out
+
+
+def unit_problem(where: Loc, unit: str, other: str) -> Problem | None:
+    """SC509 for a unit that carries a typed factor, SC508 for one scorecard does not know, else None."""
+    parsed = units.parse(unit)
+    if parsed.problem is not None:
+        return Problem("SC509", where, f"unit '{unit.strip()}' is refused: {parsed.problem}",
+                       "write the unit the artifact's number is in (ms, s, tok/s, USD/1M tokens); a factor belongs "
+                       "in the measurement, and a word the tool does not know can be written in braces ({iter}/s)")
+    if not parsed.known:
+        return Problem("SC508", where, f"unit '{unit}' is not one scorecard knows; it compares only with a unit "
+                       "spelled exactly the same",
+                       "use a unit such as ms, s, MB/s, tok/s, Wh/token, x or % (docs/format.md lists them), write a "
+                       f"count unit of your own in braces ({{iter}}/s), or keep {other} exact spelling")
+    return None
 
 
 def _units(result) -> list[tuple[Loc, str]]:

@@ -36,11 +36,11 @@ def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactSto
     value = read_result(rec, store, findings) if measured and dim.result is not None else None
     if value is not None:
         _check_honesty(rec, value, settings.parity_tolerance, findings)
-    if dim.sota.unit is not None and not units.parse(dim.sota.unit).known:
-        findings.append(finding("SC508", doc.file, doc.pos(("sota", "unit")),
-                                f"unit '{dim.sota.unit}' is not one scorecard knows; it compares only with a unit "
-                                "spelled exactly the same", "use a unit such as ms, s, MB/s, tok/s, Wh/token, x or %, "
-                                "or keep the result's exact spelling"))
+    unit_problem = measure.unit_problem(("sota", "unit"), dim.sota.unit, "the result's") \
+        if dim.sota.unit is not None else None
+    if unit_problem is not None:
+        findings.append(finding(unit_problem.code, doc.file, doc.pos(unit_problem.loc), unit_problem.message,
+                                unit_problem.hint))
     _check_source_date(rec, settings, today, findings)
     _check_placeholders(rec, findings)
     for i, entry in enumerate(dim.trace):
@@ -109,7 +109,7 @@ _KEY_LOCS = frozenset({"result", "low", "high", "inputs"})
 def _check_honesty(rec: DimensionRecord, m: Measurement, tolerance: float, findings: list[Finding]) -> None:
     dim, doc = rec.model, rec.doc
     sota = dim.sota
-    if sota.value is None or dim.status not in HONEST:
+    if sota.value is None or dim.status not in HONEST or units.parse(sota.unit or "").problem is not None:
         return
     c = compare.compare(m, sota, tolerance)
     if c is None:
@@ -118,6 +118,13 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, tolerance: float, findi
                                 f"status '{dim.status}' cannot be checked against the bar: {why}",
                                 f"give the result in a unit that converts to the bar's ({sota.unit}), e.g. ms and s, "
                                 "kB and KiB, tok/s; or set status simulated or no-claim"))
+        return
+    overflow = c.not_finite()
+    if overflow is not None:
+        findings.append(finding("SC510", doc.file, doc.pos(("result", "unit")),
+                                f"status '{dim.status}' cannot be judged: {overflow}",
+                                "record the measurement in a unit that keeps it, and its interval, within the range of "
+                                "a double (about 1e-300 to 1e300) in both the result's and the bar's unit"))
         return
     problem = compare.judge(dim.status, m, c)
     if problem is not None:

@@ -41,7 +41,7 @@ def summarise(samples: list[float], stat: str = "median") -> Summary:
     if stat == "max":
         return Summary(stat, highest, n, lowest, highest)
     if stat == "mean":
-        mean = math.fsum(x / n for x in xs)  # divided first: a sum of huge runs would overflow
+        mean = _mean(xs, lowest, highest)
         if n < 2:
             return Summary(stat, mean, n, lowest, highest)
         scale = max(abs(lowest), abs(highest)) or 1.0  # scaled, so that squaring huge runs cannot overflow
@@ -54,6 +54,16 @@ def summarise(samples: list[float], stat: str = "median") -> Summary:
         return Summary("median", median, n, lowest, highest)
     k, coverage = median_rank(n)
     return Summary("median", median, n, lowest, highest, xs[k - 1], xs[n - k], coverage)
+
+
+def _mean(xs: list[float], lowest: float, highest: float) -> float:
+    """The mean of sorted xs, within [lowest, highest]: scaled by the largest magnitude first, so that a sum of
+    huge runs cannot overflow and halving subnormal runs cannot round them to zero."""
+    scale = max(abs(lowest), abs(highest))
+    if scale == 0:
+        return 0.0
+    mean = scale * (math.fsum(x / scale for x in xs) / len(xs))
+    return min(max(mean, lowest), highest)
 
 
 def median_rank(n: int) -> tuple[int, float]:

@@ -3,18 +3,26 @@
 The grammar is the one docs/format.md gives, no more: SI and IEC prefixes on s, B, bit, W, Wh,
 J and Hz; min and h; the counting units token and request; the dimensionless x (also ×) and %;
 the currencies USD, EUR and $ (each comparable only with itself); products (`*`, `·`, a space),
-quotients (`/`, `per`), powers (`^2`, `²`) and a leading count such as `1M`. Long names and
-plurals are the same unit. A general units library (pint) was measured at 0.6 s to import and
+quotients (`/`, `per`), powers (`^2`, `²`), a count in a denominator (`USD/1M tokens`), and any word
+in braces as a count unit of its own (`{documents}`, `{iter}/s`). Long names and plurals are the
+same unit. A general units library (pint) was measured at 0.6 s to import and
 build its registry, ten times a whole validate, and knows none of token, request, x or the
 currency rule, so this small parser is ours.
 
 A unit that is not understood is kept as an opaque dimension named by its exact spelling, so it
 compares with a unit spelled the same way and with nothing else.
+
+A unit may not carry a typed factor: a number is allowed only as a power of ten (in ASCII digits)
+after `/` or `per`, counting the unit term that follows it. A scale on the numerator (`0.8 ms`),
+zero, a power of zero (`s^0`), a bare count in a denominator (`ms/1k`), and a factor that
+overflows or underflows are refused (Unit.problem says why): each would rescale the measured
+number without any evidence for it.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
 from dataclasses import dataclass
 
@@ -37,6 +45,7 @@ _PLAIN: dict[str, tuple[float, Dims]] = {
     "tok": (1.0, (("token", 1),)),
     "request": (1.0, (("request", 1),)),
     "req": (1.0, (("request", 1),)),
+    "GPU": (1.0, (("GPU", 1),)),
     "x": (1.0, ()),
     "×": (1.0, ()),
     "%": (0.01, ()),
@@ -48,15 +57,18 @@ _PLAIN: dict[str, tuple[float, Dims]] = {
 _LONG: dict[str, str] = {
     "second": "s", "sec": "s", "byte": "B", "bit": "bit", "joule": "J", "watt": "W", "watt-hour": "Wh",
     "watthour": "Wh", "hertz": "Hz", "minute": "min", "hour": "h", "token": "token", "tok": "token",
-    "request": "request", "req": "request", "percent": "%",
+    "request": "request", "req": "request", "percent": "%", "gpu": "GPU",
 }
 SI = {"p": 1e-12, "n": 1e-9, "u": 1e-6, "µ": 1e-6, "μ": 1e-6, "m": 1e-3, "k": 1e3, "M": 1e6, "G": 1e9,
       "T": 1e12, "P": 1e15}
 IEC = {"Ki": 2.0 ** 10, "Mi": 2.0 ** 20, "Gi": 2.0 ** 30, "Ti": 2.0 ** 40, "Pi": 2.0 ** 50}
 _LONG_PREFIX = {"pico": "p", "nano": "n", "micro": "µ", "milli": "m", "kilo": "k", "mega": "M", "giga": "G",
                 "tera": "T", "peta": "P", "kibi": "Ki", "mebi": "Mi", "gibi": "Gi", "tebi": "Ti", "pebi": "Pi"}
-_COUNT = re.compile(r"^(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)([kMGT]?)$")
-_POWER = re.compile(r"^(.+?)(?:\^(-?\d)|([²³]))$")
+_COUNT = re.compile(r"^([0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)([kMGT]?)$")
+_NUMERIC = re.compile(r"^[+-]?[.0-9]|^\w*\d", re.UNICODE)  # a word that starts like a number, in any script
+_POWER = re.compile(r"^(.+?)(?:\^([+-]?[0-9])|([²³]))$")
+_BRACED = re.compile(r"^\{[^{}\s]{1,40}\}$")
+_POWERS_OF_TEN = {10.0 ** k: k for k in range(0, 22)}  # exact as doubles
 _TOKEN = re.compile(r"\s*(/|\*|·|⋅|\bper\b|[^\s/*·⋅]+)\s*")
 # The prefixes a reader expects for each family, smallest first.
 _READABLE = {"s": ("n", "µ", "m", ""), "B": ("", "k", "M", "G", "T", "P"), "bit": ("", "k", "M", "G", "T"),
@@ -74,6 +86,7 @@ class Unit:
     dims: Dims
     known: bool = True
     family: tuple[str, str] | None = None  # (base symbol, "si" | "iec") for a single prefixed unit
+    problem: str | None = None  # why the unit is refused (a typed factor, zero, ...); then it compares with nothing
 
     def comparable(self, other: Unit) -> bool:
         """Whether values in the two units can be converted into each other."""
@@ -86,6 +99,10 @@ class Unit:
 
 class UnitError(ValueError):
     """A unit expression that is not understood."""
+
+
+class UnitRefused(UnitError):
+    """A unit expression that is understood but not allowed: it carries a factor no evidence backs."""
 
 
 def _atom(word: str) -> tuple[float, Dims, tuple[str, str] | None]:
@@ -119,11 +136,66 @@ def _multiply(into: dict[str, int], dims: Dims, power: int) -> None:
 
 @functools.lru_cache(maxsize=4096)
 def parse(text: str) -> Unit:
-    """The unit text names; an unknown one is an opaque unit equal only to itself (known=False)."""
+    """The unit text names; an unknown one is an opaque unit equal only to itself (known=False), and a refused one
+    (a typed factor, zero, a power of zero, out of range) an opaque unit with problem set, comparable with nothing."""
     try:
-        return _parse(text.strip())
+        unit = _parse(text.strip())
+    except UnitRefused as exc:
+        return Unit(text, 1.0, ((f"!{text.strip()}", 1),), known=True, problem=str(exc))
     except UnitError:
         return Unit(text, 1.0, ((f"?{text.strip()}", 1),), known=False)
+    if not math.isfinite(unit.factor) or not 1e-290 < unit.factor < 1e290:
+        return Unit(text, 1.0, ((f"!{text.strip()}", 1),), known=True,
+                    problem="its scale overflows or underflows a double")
+    return unit
+
+
+def _count(token: str, sign: int, text: str, next_is_term: bool, first: bool) -> float:
+    """The factor a count such as 1M stands for; refused unless it is a power of ten counting the term after it
+    (or the 1 of 1/s, which scales nothing)."""
+    m = _COUNT.match(token)
+    assert m is not None
+    if sign == 1 and first and float(m[1]) == 1 and not m[2] and not next_is_term:
+        return 1.0
+    if sign == 1:
+        raise UnitRefused(f"the number {token} scales the measured value: a number is allowed only as a power of "
+                          "ten after / or per (USD/1M tokens)")
+    value = float(m[1]) * (SI[m[2]] if m[2] else 1.0)
+    if value not in _POWERS_OF_TEN:
+        raise UnitRefused(f"{token} is not a power of ten (1, 10, 1k, 1M, ...)" if value else f"{text} divides by zero")
+    if not next_is_term:
+        raise UnitRefused(f"the count {token} counts no unit: write what it counts after it (USD/1M tokens)")
+    return value
+
+
+_OPERATORS = ("/", "per", "*", "·", "⋅")
+
+
+def _tokens(text: str) -> list[str]:
+    tokens = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise UnitError(text)
+        tokens.append(m.group(1))
+        pos = m.end()
+    return tokens
+
+
+def _term(token: str, text: str) -> tuple[float, Dims, tuple[str, str] | None, int]:
+    """(factor, dims, family, power) of one unit term such as ms, s^-1, MB² or {iter}."""
+    if _NUMERIC.match(token):
+        raise UnitRefused(f"'{token}' is a number, not a unit: a unit carries no typed factor")
+    power = 1
+    pm = _POWER.match(token)
+    if pm and (pm[2] or pm[3]):
+        token, power = pm[1], int(pm[2]) if pm[2] else (2 if pm[3] == "²" else 3)
+        if power == 0:
+            raise UnitRefused(f"{text} raises a unit to the power 0, which makes any quantity a plain number")
+    if _BRACED.match(token):  # a count unit of the ledger's own: comparable only with the same word
+        return 1.0, ((token, 1),), None, power
+    return (*_atom(token), power)
 
 
 def _parse(text: str) -> Unit:
@@ -132,32 +204,26 @@ def _parse(text: str) -> Unit:
     factor, sign, terms = 1.0, 1, 0
     dims: dict[str, int] = {}
     family, counted = None, False
-    pos = 0
+    tokens = _tokens(text)
     expect_term = True
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:
-            raise UnitError(text)
-        token, pos = m.group(1), m.end()
-        if token in ("/", "per"):
-            if sign == -1 and expect_term:
-                raise UnitError(text)
-            sign, expect_term = -1, True
-            continue
-        if token in ("*", "·", "⋅"):
+    for i, token in enumerate(tokens):
+        if token in _OPERATORS:
+            if token in ("/", "per"):
+                if sign == -1 and expect_term:
+                    raise UnitError(text)
+                sign = -1
             expect_term = True
             continue
-        count = _COUNT.match(token)
-        if count:
-            factor *= (float(count[1]) * (SI[count[2]] if count[2] else 1.0)) ** sign
+        if _COUNT.match(token):
+            following = tokens[i + 1] if i + 1 < len(tokens) else None
+            factor /= _count(token, sign, text, following not in (None, *_OPERATORS), i == 0)
             expect_term, counted = False, True
             continue
-        power = 1
-        pm = _POWER.match(token)
-        if pm and (pm[2] or pm[3]):
-            token, power = pm[1], int(pm[2]) if pm[2] else (2 if pm[3] == "²" else 3)
-        f, d, fam = _atom(token)
-        factor *= f ** (power * sign)
+        f, d, fam, power = _term(token, text)
+        try:
+            factor *= f ** (power * sign)
+        except OverflowError:
+            raise UnitRefused("its scale overflows a double") from None
         _multiply(dims, d, power * sign)
         family = fam if terms == 0 and power == 1 and sign == 1 else None
         terms += 1

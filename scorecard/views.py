@@ -77,8 +77,15 @@ def standing_text(d: ResolvedDimension) -> str:
     if c is None:
         return ""
     side = "ahead" if c.margin > 0 else "behind"
+    if c.zero_bar:  # by sign: a difference from 0 depends on the unit
+        words = "better than the bar of 0" if c.margin > 0 else "worse than the bar of 0"
+        if c.standing == "level":
+            if c.margin == 0:
+                return "level with the bar of 0"
+            return f"level with the bar ({words}; the interval reaches it)"
+        return words
     if c.standing == "level":
-        inside = c.low is not None and abs(c.margin) > c.tolerance
+        inside = c.low is not None and not c.within
         why = "the interval reaches the bar" if inside else "within tolerance"
         return f"level with the bar ({fmt_percent(c.margin)} {side}, {why})"
     if c.standing == "behind":

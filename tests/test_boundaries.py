@@ -69,7 +69,10 @@ def test_the_direction_decides_which_side_is_ahead(status, value, lower_code, hi
 def test_margin_is_relative_and_direction_aware():
     assert compare.margin(110, 100, "higher") == pytest.approx(0.10)
     assert compare.margin(110, 100, "lower") == pytest.approx(-0.10)
-    assert compare.margin(5, 0, "higher") == 5  # a bar of zero: the difference itself
+    # A bar of zero: only the sign, whatever the unit the value is written in (49 ms against 0 s is not parity).
+    assert (compare.margin(5, 0, "higher"), compare.margin(0.005, 0, "higher"), compare.margin(-5, 0, "higher")) == \
+        (1, 1, -1)
+    assert (compare.margin(5, 0, "lower"), compare.margin(0, 0, "lower")) == (-1, 0)
     assert compare.margin(90, -100, "higher") == pytest.approx(1.9)  # relative to |bar|
 
 

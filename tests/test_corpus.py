@@ -19,13 +19,27 @@ def test_corpus_is_large_enough():
     assert len(BAD) >= 30
 
 
+# What an expect.yaml may say, and the type of each: a misspelt key ("mesage") would otherwise be
+# ignored, and the assertion it meant silently skipped.
+EXPECT_KEYS = {"code": str, "file": str, "line": int, "col": int, "also": list, "message": str, "strict": bool,
+               "remove": list, "pad": dict, "symlinks": dict}
+
+
 @pytest.mark.parametrize("name", BAD)
-def test_every_bad_case_pins_its_position(name):
-    """File, line and column: a finding at the right line but the wrong column is a bug too."""
+def test_every_bad_case_says_only_what_the_test_reads(name):
+    """File, line and column always (a finding at the right line but the wrong column is a bug too); every key known."""
     import yaml
 
     expect = yaml.safe_load((LEDGERS / "bad" / name / "expect.yaml").read_text())
     assert {"code", "file", "line", "col"} <= set(expect), name
+    assert set(expect) <= set(EXPECT_KEYS), f"{name}: unknown keys {set(expect) - set(EXPECT_KEYS)}"
+    for key, value in expect.items():
+        assert isinstance(value, EXPECT_KEYS[key]), f"{name}: {key} is {type(value).__name__}"
+    assert expect["code"] in RULES, name
+    assert expect["line"] >= 1 and expect["col"] >= 1, name
+    assert all(code in RULES and code != expect["code"] for code in expect.get("also", [])), name
+    if "message" in expect:
+        re.compile(expect["message"])
 
 
 @pytest.mark.parametrize("name", BAD)
