@@ -1,8 +1,9 @@
-"""Derived values: `+ - * /`, parentheses, numbers and names, with units carried through. Never eval.
+"""Derived values: `+ - * /`, parentheses, names and mean()/geomean(), with units carried through. Never eval.
 
 The expression is parsed by Python's `ast` in eval mode, and every node must be one of
-Expression, BinOp (+ - * /), UnaryOp (+ -), a numeric Constant or a Name; anything else is refused
-before any evaluation happens.
+Expression, BinOp (+ - * /), UnaryOp (+ -), a Name, or a call of mean or geomean over two or more
+distinct names; anything else is refused before any evaluation happens. A number is refused too:
+a typed factor in a formula rescales the evidence (LiteralError says which unit does the job).
 """
 
 from __future__ import annotations
@@ -19,6 +20,13 @@ _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 
 class ExprError(ValueError):
     """An expression that cannot be evaluated: bad syntax, an unknown name, division by zero, mixed units."""
+
+
+class LiteralError(ExprError):
+    """An expression that holds a number: a typed factor or constant no evidence backs."""
+
+
+FUNCTIONS = ("mean", "geomean")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,15 +52,33 @@ def parse(text: str) -> ast.Expression:
         raise ExprError(f"'{text.strip()}' is not an arithmetic expression ({exc.msg})") from None
     except (ValueError, RecursionError, MemoryError):
         raise ExprError("the expression is nested too deeply or is not text") from None
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+    for call in calls:
+        _check_call(call)
+    functions = {id(call.func) for call in calls}
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Load, ast.UAdd, ast.USub)):
+        if isinstance(node, (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Load, ast.UAdd, ast.USub, ast.Call)):
+            continue
+        if isinstance(node, ast.Name) and (node.id not in FUNCTIONS or id(node) in functions):
             continue
         if isinstance(node, tuple(_OPS)):
             continue
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
-            continue
-        raise ExprError(f"{_describe(node)} is not allowed: use + - * /, parentheses, numbers and input names")
+            raise LiteralError(f"the number {ast.unparse(node)} is typed into the formula: a formula holds input "
+                               "names only")
+        raise ExprError(f"{_describe(node)} is not allowed: use + - * /, parentheses, input names and "
+                        "mean(a, b) or geomean(a, b)")
     return tree
+
+
+def _check_call(call: ast.Call) -> None:
+    name = call.func.id if isinstance(call.func, ast.Name) else None
+    if name not in FUNCTIONS or call.keywords:
+        raise ExprError(f"a call ({ast.unparse(call)}) is not allowed: the only functions are mean(a, b, ...) and "
+                        "geomean(a, b, ...)")
+    args = [a.id for a in call.args if isinstance(a, ast.Name)]
+    if len(args) != len(call.args) or len(args) < 2 or len(set(args)) != len(args):
+        raise ExprError(f"{ast.unparse(call)} must take two or more different input names, nothing else")
 
 
 def _describe(node: ast.AST) -> str:
@@ -64,8 +90,9 @@ def _describe(node: ast.AST) -> str:
 
 
 def names(tree: ast.Expression) -> list[str]:
-    """The input names an expression uses, in order of first use."""
-    return list(dict.fromkeys(n.id for n in ast.walk(tree) if isinstance(n, ast.Name)))
+    """The input names an expression uses, in order of first use (not the functions it calls)."""
+    functions = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    return list(dict.fromkeys(n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in functions))
 
 
 def evaluate(tree: ast.Expression, inputs: dict[str, Quantity]) -> Quantity:
@@ -80,14 +107,13 @@ def evaluate(tree: ast.Expression, inputs: dict[str, Quantity]) -> Quantity:
 
 
 def _eval(node: ast.expr, inputs: dict[str, Quantity]) -> Quantity:
-    if isinstance(node, ast.Constant):
-        assert isinstance(node.value, (int, float)), "parse admits numeric constants only"
-        return Quantity(float(node.value), ())
     if isinstance(node, ast.Name):
         if node.id not in inputs:
             known = ", ".join(sorted(inputs)) or "none"
             raise ExprError(f"'{node.id}' is not one of the inputs (inputs: {known})")
         return inputs[node.id]
+    if isinstance(node, ast.Call):
+        return _aggregate(node, [_eval(arg, inputs) for arg in node.args])
     if isinstance(node, ast.UnaryOp):
         inner = _eval(node.operand, inputs)
         return Quantity(-inner.value, inner.dims) if isinstance(node.op, ast.USub) else inner
@@ -104,6 +130,19 @@ def _eval(node: ast.expr, inputs: dict[str, Quantity]) -> Quantity:
     if b.value == 0:
         raise ExprError(f"'{ast.unparse(node)}' divides by zero ({ast.unparse(node.right)} is 0)")
     return Quantity(a.value / b.value, _combine(a.dims, b.dims, -1))
+
+
+def _aggregate(node: ast.Call, args: list[Quantity]) -> Quantity:
+    """mean() or geomean() of quantities in one unit."""
+    if any(a.dims != args[0].dims for a in args):
+        raise ExprError(f"{ast.unparse(node)} takes inputs in one unit; these cannot be converted into each other")
+    n = len(args)
+    scale = max(abs(a.value) for a in args) or 1.0
+    if isinstance(node.func, ast.Name) and node.func.id == "mean":
+        return Quantity(scale * math.fsum(a.value / scale for a in args) / n, args[0].dims)
+    if any(a.value <= 0 for a in args):
+        raise ExprError(f"{ast.unparse(node)}: a geometric mean needs values above zero")
+    return Quantity(math.exp(math.fsum(math.log(a.value) for a in args) / n), args[0].dims)
 
 
 def _combine(a: Dims, b: Dims, sign: int) -> Dims:

@@ -114,6 +114,10 @@ RULES: dict[str, Rule] = _rules(
                                        "numbers, not containing it, or beside a set of runs)."),
     ("SC314", "bad-expr", "error", "expr: is not + - * / over the inputs, divides by zero, or mixes units that do "
                                    "not convert."),
+    ("SC316", "formula-typed-factor", "error", "expr: holds a number, or in lowest terms scales, ignores or negates "
+     "its inputs (a coefficient other than 1 or -1, an input that cancels out)."),
+    ("SC317", "same-input-twice", "error", "Two inputs of a formula read the same values: they are one input."),
+    ("SC318", "input-without-unit", "error", "An input of a formula states no unit."),
     ("SC315", "unused-input", "warning", "An input under inputs: is not used by expr:."),
     # Traces and paths
     ("SC401", "trace-not-found", "error", "A trace names a file that does not exist."),
@@ -139,6 +143,8 @@ RULES: dict[str, Rule] = _rules(
     ("SC508", "unknown-unit", "warning", "A unit scorecard does not know; it compares only with the same spelling."),
     ("SC509", "unit-with-factor", "error", "A unit carries a typed factor (0.8 ms, ms/1k), zero, a power of zero, or a "
      "scale out of range: it would rescale the measured number with no evidence."),
+    ("SC511", "unit-contradicts-artifact", "error", "The typed unit is not the unit the artifact states for the "
+     "value (a unit member beside it, or a key ending _ns, _us or _ms)."),
     ("SC510", "comparison-not-finite", "error", "A value, margin or interval in a comparison with the bar is not a "
      "finite number (it overflows or underflows)."),
     # Sources

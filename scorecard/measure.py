@@ -11,37 +11,15 @@ from __future__ import annotations
 import math
 
 from collections.abc import Callable
-from typing import cast
 from dataclasses import dataclass, field
 
-from .findings import kind_of
 from . import stats, units
-from .evidence import Artifact, JsonValue, PointerError, is_number, located, resolve_pointer
+from .evidence import Artifact, located
 from .paths import PathProblem
+from .selection import Loc, Problem, refuse, Refused, check_stated_unit, numbers
 
-Loc = tuple[str | int, ...]  # a position inside the record, e.g. ("result", "inputs", "ours", "path")
 GetArtifact = Callable[[str], Artifact]
-MAX_QUERY = 1000
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Why a value cannot be read or trusted: a rule code at a place in the record."""
-
-    code: str
-    loc: Loc
-    message: str
-    hint: str
-
-
-class _Refused(Exception):
-    def __init__(self, problem: Problem):
-        super().__init__(problem.message)
-        self.problem = problem
-
-
-def _refuse(code: str, loc: Loc, message: str, hint: str) -> _Refused:
-    return _Refused(Problem(code, loc, message, hint))
+__all__ = ["Loc", "Measurement", "Problem", "Reading", "Source", "read", "unit_problem"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,17 +84,17 @@ WARNINGS = frozenset({"SC508", "SC315"})
 
 def _artifact(rel: str, get: GetArtifact, loc: Loc) -> Artifact:
     if not rel.startswith("evidence/") or not rel.endswith(".json"):
-        raise _refuse("SC303", loc, f"evidence '{rel}' is not a .json file under evidence/",
+        raise refuse("SC303", loc, f"evidence '{rel}' is not a .json file under evidence/",
                       "move the artifact to evidence/ and cite it as evidence/<name>.json")
     try:
         art = get(rel)
     except PathProblem as exc:
-        raise _refuse(exc.code, loc, exc.message, exc.hint) from None
+        raise refuse(exc.code, loc, exc.message, exc.hint) from None
     if art.error == "missing":
-        raise _refuse("SC304", loc, f"evidence file '{rel}' does not exist",
+        raise refuse("SC304", loc, f"evidence file '{rel}' does not exist",
                       "commit the artifact, or fix the path (it is relative to the ledger root)")
     if art.error:
-        raise _refuse("SC305", loc, f"evidence file '{rel}' is {art.error}",
+        raise refuse("SC305", loc, f"evidence file '{rel}' is {art.error}",
                       "regenerate the artifact as strict JSON (NaN and Infinity are not JSON; use null)")
     return art
 
@@ -124,85 +102,25 @@ def _artifact(rel: str, get: GetArtifact, loc: Loc) -> Artifact:
 def _selector(spec, loc: Loc) -> tuple[str, str, Loc]:
     """(kind, selector, its loc) of a mapping with exactly one of pointer: and path:."""
     if spec.pointer is not None and spec.path is not None:
-        raise _refuse("SC208", loc + ("path",), "give either pointer: or path:, not both",
+        raise refuse("SC208", loc + ("path",), "give either pointer: or path:, not both",
                       "keep the JSON pointer (/a/0/b) or the JSONPath query ($.a[0].b), and remove the other")
     found = _kind(spec)
     if found is None:
-        raise _refuse("SC208", loc, "a selection needs pointer: (RFC 6901) or path: (RFC 9535 JSONPath)",
+        raise refuse("SC208", loc, "a selection needs pointer: (RFC 6901) or path: (RFC 9535 JSONPath)",
                       "add pointer: /path/to/value, or path: $.query.to.value")
     kind, selector = found
     return kind, selector, loc + (kind,)
-
-
-def _numbers(art: Artifact, kind: str, selector: str, loc: Loc) -> tuple[list[float], bool]:
-    """(numbers, whether they are runs) a selection names in art; refused with the query and what it found.
-
-    An array of numbers, or a query selecting several numbers, is a set of runs; anything else is one number.
-    """
-    rel = art.rel
-    if kind == "pointer":
-        try:
-            from .evidence import parse_pointer
-
-            parse_pointer(selector)
-            found = [resolve_pointer(art.data, selector)]
-        except PointerError as exc:
-            code = "SC306" if exc.syntax else "SC307"
-            hint = ("write an RFC 6901 pointer such as /runs/peak/ratio (escape '~' as ~0 and '/' as ~1)" if exc.syntax
-                    else f"point at a number that exists in {rel}")
-            raise _refuse(code, loc, f"pointer '{selector}' in {rel}: {exc.message}", hint) from None
-    else:
-        found = _query(art, selector, loc)
-    if len(found) == 1 and isinstance(found[0], list):
-        runs = found[0]
-        if not runs:
-            raise _refuse("SC308", loc, f"{kind} '{selector}' in {rel} names an empty array: no runs to summarise",
-                          "point at an array with at least one number, or at the number itself")
-        bad = next((i for i, v in enumerate(runs) if not is_number(v)), None)
-        if bad is not None:
-            raise _refuse("SC308", loc, f"{kind} '{selector}' in {rel} names an array whose item {bad} is "
-                          f"{kind_of(runs[bad], json=True)}, not a finite number",
-                          "an array of runs must hold only numbers (one per run)")
-        return [float(v) for v in runs if is_number(v)], True  # every one is (bad is None)
-    bad = next((i for i, v in enumerate(found) if not is_number(v)), None)
-    if bad is not None:
-        what = kind_of(found[bad], json=True)
-        many = f"selects {len(found)} values; value {bad} is {what}" if len(found) > 1 else f"names {what}"
-        raise _refuse("SC308", loc, f"{kind} '{selector}' in {rel} {many}, not a finite number",
-                      "select the number itself (a boolean, string, null or object is not a measurement)")
-    return [float(v) for v in found if is_number(v)], len(found) > 1  # every one is
-
-
-def _query(art: Artifact, query: str, loc: Loc) -> list[JsonValue]:
-    import jsonpath_rfc9535
-
-    if len(query) > MAX_QUERY:
-        raise _refuse("SC311", loc, f"the JSONPath query is longer than {MAX_QUERY} characters",
-                      "select the value with a shorter query")
-    try:
-        found = cast("list[JsonValue]", jsonpath_rfc9535.find(query, art.data).values())
-    except jsonpath_rfc9535.JSONPathError as exc:
-        raise _refuse("SC311", loc, f"path '{query}' is not an RFC 9535 JSONPath query: {exc}",
-                      "start with $ and filter with [?@.name == 'x'], e.g. "
-                      "$.benchmarks[?@.name == 'test_x'].stats.median"
-                      ) from None
-    except (RecursionError, MemoryError):
-        raise _refuse("SC311", loc, f"path '{query}' nests too deeply",
-                      "select the value with a simpler query") from None
-    if not found:
-        raise _refuse("SC312", loc, f"path '{query}' selects nothing in {art.rel}",
-                      f"check the names and indexes in the query against {art.rel}")
-    return found
 
 
 def _source(spec, get: GetArtifact, loc: Loc, evidence: str, name: str | None = None,
             unit: str | None = None) -> Source:
     art = _artifact(evidence, get, loc + ("evidence",))
     kind, selector, sel_loc = _selector(spec, loc)
-    values, runs = _numbers(art, kind, selector, sel_loc)
+    values, runs, where = numbers(art, kind, selector, sel_loc)
+    check_stated_unit(art, where, unit, loc, selector)
     summary = stats.summarise(values, getattr(spec, "stat", None) or "median") if runs else None
     if summary is not None and not all(math.isfinite(v) for v in (summary.value, summary.low or 0, summary.high or 0)):
-        raise _refuse("SC308", sel_loc, f"{kind} '{selector}' in {evidence} names runs too large to summarise "
+        raise refuse("SC308", sel_loc, f"{kind} '{selector}' in {evidence} names runs too large to summarise "
                       "(their spread overflows a double)", "record the runs in a unit that keeps them below 1e300")
     value = summary.value if summary else values[0]
     meta = art.meta if isinstance(art.meta, dict) else {}
@@ -255,7 +173,7 @@ def read(result, get: GetArtifact) -> Reading:
     try:
         out.measurement = _derived(result, get, out) if result.expr is not None or result.inputs is not None \
             else _selected(result, get)
-    except _Refused as exc:
+    except Refused as exc:
         out.problems.append(exc.problem)
     for where, unit in _units(result):
         problem = unit_problem(where, unit, "the bar's")
@@ -291,15 +209,15 @@ def _selected(result, get: GetArtifact) -> Measurement:
     loc = ("result",)
     for key in ("inputs",):
         if getattr(result, key) is not None:
-            raise _refuse("SC208", loc + (key,), "inputs: belongs to a derived value, which needs expr:",
+            raise refuse("SC208", loc + (key,), "inputs: belongs to a derived value, which needs expr:",
                           "add expr: over the inputs' names, or remove inputs:")
     if result.evidence is None:
-        raise _refuse("SC208", loc, "a result needs evidence: with pointer: or path:, or expr: with inputs:",
+        raise refuse("SC208", loc, "a result needs evidence: with pointer: or path:, or expr: with inputs:",
                       "add evidence: evidence/<file>.json and pointer: /path/to/value")
     src = _source(result, get, loc, result.evidence, unit=result.unit)
     if (result.low is None) != (result.high is None):
         missing = "high" if result.high is None else "low"
-        raise _refuse("SC313", loc + ("low" if result.low is not None else "high",),
+        raise refuse("SC313", loc + ("low" if result.low is not None else "high",),
                       f"an interval needs both low: and high:; {missing}: is missing",
                       f"add {missing}: {{pointer: ...}} naming the other end of the artifact's interval")
     if result.low is None:
@@ -315,7 +233,7 @@ def _with_interval(result, get: GetArtifact, src: Source) -> Measurement:
     """A single number with the interval the artifact gives for it (low: and high:)."""
     loc = ("result",)
     if src.summary is not None:
-        raise _refuse("SC313", loc + ("low",), "low: and high: name an interval for a single number, but the "
+        raise refuse("SC313", loc + ("low",), "low: and high: name an interval for a single number, but the "
                       f"result selects {src.summary.n} runs (their interval is computed)",
                       "remove low: and high:, or select the single value the interval belongs to")
     art = get(result.evidence)
@@ -323,14 +241,14 @@ def _with_interval(result, get: GetArtifact, src: Source) -> Measurement:
     for key in ("low", "high"):
         bound = getattr(result, key)
         kind, selector, sel_loc = _selector(bound, loc + (key,))
-        values, runs = _numbers(art, kind, selector, sel_loc)
+        values, runs, _ = numbers(art, kind, selector, sel_loc)
         if runs:
-            raise _refuse("SC313", sel_loc, f"{key}: selects {len(values)} numbers, not one",
+            raise refuse("SC313", sel_loc, f"{key}: selects {len(values)} numbers, not one",
                           "select the single number that bounds the interval")
         ends.append(values[0])
     low, high = ends
     if not low <= src.value <= high:
-        raise _refuse("SC313", loc + ("low",),
+        raise refuse("SC313", loc + ("low",),
                       f"the interval {low:g}–{high:g} does not contain the value {src.value:g}",
                       "check that low: and high: name the lower and upper bound of this value's interval")
     return Measurement(src.value, result.unit, (src,), None, low, high, "artifact")
@@ -341,11 +259,11 @@ def _derived_shape(result) -> None:
     loc = ("result",)
     for key in ("evidence", "pointer", "path", "stat", "low", "high"):
         if getattr(result, key) is not None:
-            raise _refuse("SC208", loc + (key,), f"a derived value (expr:) takes its numbers from inputs:, so "
+            raise refuse("SC208", loc + (key,), f"a derived value (expr:) takes its numbers from inputs:, so "
                           f"{key}: does not belong here",
                           f"move {key}: into one of the inputs, or remove expr: and inputs:")
     if result.expr is None or not result.inputs:
-        raise _refuse("SC208", loc + ("inputs" if result.expr is not None else "expr",),
+        raise refuse("SC208", loc + ("inputs" if result.expr is not None else "expr",),
                       "a derived value needs both expr: and at least one input under inputs:",
                       "write expr: a / b and inputs: {a: {evidence: ..., pointer: ...}, b: {...}}")
 
@@ -357,39 +275,69 @@ def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
     loc = ("result",)
     try:
         tree = expressions.parse(result.expr)
+    except expressions.LiteralError as exc:
+        raise refuse("SC316", loc + ("expr",), f"expr '{result.expr.strip()}': {exc}", LITERAL_HINT) from None
     except expressions.ExprError as exc:
-        raise _refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}': {exc}",
-                      "use + - * /, parentheses, numbers and the names under inputs:") from None
+        raise refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}': {exc}",
+                     "use + - * /, parentheses, mean(a, b) and the names under inputs:") from None
     used = expressions.names(tree)
-    for name in sorted(set(result.inputs) - set(used)):
-        out.problems.append(Problem("SC315", loc + ("inputs", name), f"input '{name}' is not used by expr "
-                                    f"'{result.expr.strip()}'", "use it in the expression, or remove it"))
-    sources = []
-    quantities = {}
+    _check_inputs(result, used, out)
+    from .formula import check_definition
+
+    check_definition(tree, result.expr.strip())
+    sources, quantities = [], {}
+    seen: dict[tuple[str, tuple[str, ...]], str] = {}
     for name in used:
-        if name not in result.inputs:
-            raise _refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}' uses '{name}', which is not "
-                          f"one of the inputs ({', '.join(sorted(result.inputs))})",
-                          f"add {name}: under inputs:, or fix the name in expr:")
         spec = result.inputs[name]
         src = _source(spec, get, loc + ("inputs", name), spec.evidence, name, spec.unit)
+        place = (spec.evidence, tuple(located_places(get(spec.evidence), src)))
+        if place in seen:
+            raise refuse("SC317", loc + ("inputs", name), f"inputs '{seen[place]}' and '{name}' read the same "
+                         f"values ({src.cited}): they are one input",
+                         f"use {seen[place]} for both in expr:, and remove {name}")
+        seen[place] = name
         sources.append(src)
-        quantities[name] = expressions.Quantity.of(src.value, units.parse(spec.unit) if spec.unit else None)
+        quantities[name] = expressions.Quantity.of(src.value, units.parse(spec.unit))
     try:
         value = expressions.evaluate(tree, quantities)
     except expressions.ExprError as exc:
-        raise _refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}': {exc}",
-                      "check the inputs' values and units") from None
+        raise refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}': {exc}",
+                     "check the inputs' values and units") from None
     return Measurement(_in_result_unit(result, value), result.unit, tuple(sources), expr=" ".join(result.expr.split()))
 
 
+def _check_inputs(result, used: list[str], out: Reading) -> None:
+    """SC315 for an input expr does not use; SC314 for a name that is no input; SC318 for an input with no unit."""
+    loc = ("result",)
+    for name in sorted(set(result.inputs) - set(used)):
+        out.problems.append(Problem("SC315", loc + ("inputs", name), f"input '{name}' is not used by expr "
+                                    f"'{result.expr.strip()}'", "use it in the expression, or remove it"))
+    for name in used:
+        if name not in result.inputs:
+            raise refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}' uses '{name}', which is not "
+                         f"one of the inputs ({', '.join(sorted(result.inputs))})",
+                         f"add {name}: under inputs:, or fix the name in expr:")
+    for name in used:
+        if result.inputs[name].unit is None:
+            raise refuse("SC318", loc + ("inputs", name), f"input '{name}' states no unit",
+                         "add unit: to the input (the artifact's unit, or x for a plain ratio): units do a formula's "
+                         "scaling, so each input's must be known")
+
+
+LITERAL_HINT = ("let the units do the scaling: (theirs - ours) / theirs with unit: \"%\" is a reduction in percent, "
+                "ms to s is a unit; for an average of workloads write mean(a, b) or geomean(a, b)")
+
+
+def located_places(art: Artifact, src: Source) -> list[str]:
+    """The JSON pointers of every value a source selected (two inputs at the same places are one input)."""
+    return located(art.data, src.kind, src.selector) if src.kind == "path" else [src.selector]
+
+
 def _in_result_unit(result, value) -> float:
-    """An expression's quantity as a number in result.unit (as is, when no input has a unit)."""
-    if not any(spec.unit for spec in result.inputs.values()):
-        return value.value
+    """An expression's quantity as a number in result.unit (every input states its unit)."""
     target = units.parse(result.unit)
     if value.dims != target.dims:
-        raise _refuse("SC314", ("result", "unit"), f"expr '{result.expr.strip()}' gives a value whose unit cannot "
+        raise refuse("SC314", ("result", "unit"), f"expr '{result.expr.strip()}' gives a value whose unit cannot "
                       f"be expressed in {result.unit}", "make result.unit the unit the inputs' units combine to "
                       "(tok/s ÷ tok/s is x)")
     return value.value / target.factor

@@ -70,7 +70,7 @@ RESULT = """result:                               # required for leads, parity, 
   # low: {{pointer: /ci/low}}            # an interval the artifact reports itself (with high:)
   # high: {{pointer: /ci/high}}
   # A derived value instead of evidence/pointer:
-  #   expr: ours / theirs               # + - * / and parentheses over the inputs' names
+  #   expr: ours / theirs               # + - * /, parentheses, mean(a, b) over the inputs' names; no numbers
   #   inputs:
   #     ours: {{evidence: evidence/compare.json, pointer: /ours/tok_s, unit: tok/s}}
   #     theirs: {{evidence: evidence/compare.json, pointer: /theirs/tok_s, unit: tok/s}}

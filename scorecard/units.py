@@ -171,6 +171,35 @@ def _count(token: str, sign: int, text: str, next_is_term: bool, first: bool) ->
 _OPERATORS = ("/", "per", "*", "·", "⋅")
 
 
+def with_count_words(text: str) -> Unit:
+    """text parsed with every word scorecard does not know read as a count unit: ns/iter is ns/{iter}.
+
+    How an artifact's own unit is read when it is not one the tool knows, and how a typed unit is
+    compared with it: by the units the tool knows, and by spelling for the rest.
+    """
+    try:
+        tokens = _tokens(text.strip())
+    except UnitError:
+        return parse(text)
+    out = []
+    for token in tokens:
+        if token not in _OPERATORS and not _COUNT.match(token) and not _BRACED.match(token):
+            try:
+                _term(token, text)
+            except UnitRefused:
+                pass
+            except UnitError:
+                token = "{" + token + "}"
+        out.append(token)
+    return parse(" ".join(out))
+
+
+def same(a: Unit, b: Unit) -> bool:
+    """Whether two units are one unit: the same dimensions and the same factor (not compared by spelling)."""
+    return a.problem is None and b.problem is None and a.dims == b.dims and math.isclose(a.factor, b.factor,
+                                                                                          rel_tol=1e-12)
+
+
 def _tokens(text: str) -> list[str]:
     tokens = []
     pos = 0

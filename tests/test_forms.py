@@ -117,3 +117,111 @@ def test_a_comparison_that_overflows_is_not_finite():
     assert c is not None and c.not_finite() is not None
     assert compare.compare(Measurement(1e3, "s", ()), SimpleNamespace(value=1, unit="ns", better="higher"),
                            0.05).not_finite() is None
+
+
+# --- the artifact's own unit wins ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(("artifact", "typed", "same"), [
+    ("ms", "milliseconds", True), ("ms", "us", False), ("ns/iter", "ns/iter", True), ("ns/iter", "ns per iter", True),
+    ("ns/iter", "ns/{iter}", True), ("ns/iter", "ps/iter", False), ("ns/iter", "ns/{op}", False),
+    ("Percent", "%", True), ("ms", "0.001 s", False), ("µs", "us", True)])
+def test_a_typed_unit_is_the_artifacts_unit_compared_as_units(artifact, typed, same):
+    assert units.same(units.with_count_words(typed), units.with_count_words(artifact)) is same
+
+
+@pytest.mark.parametrize(("data", "where", "stated"), [
+    ({"p50_ms": 3.0}, ("p50_ms",), "ms"), ({"a": {"v": 1.0, "unit": "s"}}, ("a", "v"), "s"),
+    ({"runs_us": [1.0, 2.0]}, ("runs_us", 1), "us"), ({"runs_us": [1.0, 2.0]}, ("runs_us",), "us"),
+    ({"r": {"runs": [1.0], "unit": "ns"}}, ("r", "runs", 0), "ns"), ({"items": [3.0]}, ("items", 0), None),
+    ({"total_msgs": 3.0}, ("total_msgs",), None), ({"unit": 5, "v": 1.0}, ("v",), None)])
+def test_where_the_artifact_states_a_unit(data, where, stated):
+    from scorecard.selection import stated_unit
+
+    found = stated_unit(data, where)
+    assert (found[0] if found else None) == stated
+
+
+# --- formulas: no typed numbers, no hidden factor ---------------------------------------------------
+
+def definition(text: str) -> str | None:
+    """None when the formula is accepted as a definition, else the refusal's code."""
+    from scorecard import expr
+    from scorecard.formula import check_definition
+    from scorecard.selection import Refused
+
+    try:
+        check_definition(expr.parse(text), text)
+    except expr.ExprError:
+        return "literal"
+    except Refused as exc:
+        return exc.problem.code
+    return None
+
+
+@pytest.mark.parametrize("text", ["q * 0 + 4", "q - q + 4", "(q + 1e301) - 1e301 + 4", "4", "q * 0.02", "q / 50",
+                                  "q * 1", "q ** 2", "q * q / (q + q)", "q / q * r", "(q + r) - r", "a + a",
+                                  "(a + b) * c / ((a + b) + (a + b))", "(a * b - a * c) / (b - c)", "-q", "r - q - r",
+                                  "-(a / b)", "mean(a, a)", "mean(a)", "max(a, b)", "mean(a, b=c)"])
+def test_formulas_that_scale_ignore_or_negate_their_inputs_are_refused(text):
+    assert definition(text) is not None, text
+
+
+@pytest.mark.parametrize("text", ["a / b", "(theirs - ours) / theirs", "(a + b) / b", "a - b", "mean(a, b)",
+                                  "geomean(a, b, c) / d", "a * b / (a + b)", "ours / mean(x, y)", "a * a", "q"])
+def test_honest_definitions_are_accepted(text):
+    assert definition(text) is None, text
+
+
+names = st.sampled_from(["a", "b", "c"])
+
+
+def formulas(depth: int = 3):
+    leaf = names
+    return st.recursive(leaf, lambda inner: st.tuples(inner, st.sampled_from(["+", "-", "*", "/"]), inner).map(
+        lambda t: f"({t[0]} {t[1]} {t[2]})"), max_leaves=6)
+
+
+@given(formulas())
+def test_an_accepted_formula_has_no_hidden_factor(text):
+    """Property (b): evaluated exactly at random rational points, an accepted formula equals its lowest terms, whose
+    coefficients are all ±1 and which holds every input; so doubling no input's share goes unseen."""
+    import ast as pyast
+    from fractions import Fraction
+
+    from scorecard import algebra, expr
+
+    if definition(text) is not None:
+        return
+    tree = expr.parse(text)
+    atoms = algebra.atoms_of(tree)
+    num, den = algebra.lowest_terms(tree, atoms)
+    factor, coefficients = algebra.factor_and_terms(num, den)
+    assert abs(factor) == 1 and all(abs(c) == 1 for c in coefficients)
+    used = {v for m in [*num, *den] for v, e in enumerate(m) if e}
+    assert used == set(atoms.values())
+    point = {name: Fraction(7 + 3 * i, 5 + i) for i, name in enumerate(atoms)}
+
+    def value(node):
+        if isinstance(node, pyast.Name):
+            return point[node.id]
+        if isinstance(node, pyast.UnaryOp):
+            return -value(node.operand)
+        a, b = value(node.left), value(node.right)
+        return {pyast.Add: a + b, pyast.Sub: a - b, pyast.Mult: a * b}.get(type(node.op)) if not isinstance(
+            node.op, pyast.Div) else (a / b if b else None)
+
+    def poly(p):
+        total = Fraction(0)
+        for mono, c in p.items():
+            term = Fraction(c)
+            for name, e in zip(atoms, mono, strict=True):
+                term *= point[name] ** e
+            total += term
+        return total
+
+    try:
+        direct = value(tree.body)
+    except TypeError:  # a division by zero at this point
+        return
+    if direct is not None and poly(den):
+        assert direct == poly(num) / poly(den)

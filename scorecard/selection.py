@@ -1,0 +1,162 @@
+"""Selecting numbers in an artifact: an RFC 6901 pointer or an RFC 9535 JSONPath query, where each selected
+value sits, and the unit the artifact states for it. Problems are values (a rule code at a place in the record).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+from . import units
+from .evidence import Artifact, JsonValue, PointerError, is_number, resolve_pointer
+from .findings import kind_of
+
+Loc = tuple[str | int, ...]  # a position inside the record, e.g. ("result", "inputs", "ours", "path")
+MAX_QUERY = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why a value cannot be read or trusted: a rule code at a place in the record."""
+
+    code: str
+    loc: Loc
+    message: str
+    hint: str
+
+
+class Refused(Exception):
+    """A value that cannot be read or trusted, carrying the problem that says why."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def refuse(code: str, loc: Loc, message: str, hint: str) -> Refused:
+    """The exception to raise for a problem found while reading."""
+    return Refused(Problem(code, loc, message, hint))
+
+
+Where = tuple[str | int, ...]  # a value's place in an artifact: the tokens of its JSON pointer
+
+
+def numbers(art: Artifact, kind: str, selector: str, loc: Loc) -> tuple[list[float], bool, list[Where]]:
+    """(numbers, whether they are runs, where each selected value is) a selection names in art; refused with the
+    query and what it found.
+
+    An array of numbers, or a query selecting several numbers, is a set of runs; anything else is one number.
+    """
+    rel = art.rel
+    if kind == "pointer":
+        try:
+            from .evidence import parse_pointer
+
+            found = [resolve_pointer(art.data, selector)]
+            where: list[Where] = [_indexed(art.data, parse_pointer(selector))]
+        except PointerError as exc:
+            code = "SC306" if exc.syntax else "SC307"
+            hint = ("write an RFC 6901 pointer such as /runs/peak/ratio (escape '~' as ~0 and '/' as ~1)" if exc.syntax
+                    else f"point at a number that exists in {rel}")
+            raise refuse(code, loc, f"pointer '{selector}' in {rel}: {exc.message}", hint) from None
+    else:
+        found, where = _query(art, selector, loc)
+    if len(found) == 1 and isinstance(found[0], list):
+        runs = found[0]
+        if not runs:
+            raise refuse("SC308", loc, f"{kind} '{selector}' in {rel} names an empty array: no runs to summarise",
+                          "point at an array with at least one number, or at the number itself")
+        bad = next((i for i, v in enumerate(runs) if not is_number(v)), None)
+        if bad is not None:
+            raise refuse("SC308", loc, f"{kind} '{selector}' in {rel} names an array whose item {bad} is "
+                          f"{kind_of(runs[bad], json=True)}, not a finite number",
+                          "an array of runs must hold only numbers (one per run)")
+        return [float(v) for v in runs if is_number(v)], True, where  # every one is (bad is None)
+    bad = next((i for i, v in enumerate(found) if not is_number(v)), None)
+    if bad is not None:
+        what = kind_of(found[bad], json=True)
+        many = f"selects {len(found)} values; value {bad} is {what}" if len(found) > 1 else f"names {what}"
+        raise refuse("SC308", loc, f"{kind} '{selector}' in {rel} {many}, not a finite number",
+                      "select the number itself (a boolean, string, null or object is not a measurement)")
+    return [float(v) for v in found if is_number(v)], len(found) > 1, where  # every one is
+
+
+def _query(art: Artifact, query: str, loc: Loc) -> tuple[list[JsonValue], list[Where]]:
+    import jsonpath_rfc9535
+
+    if len(query) > MAX_QUERY:
+        raise refuse("SC311", loc, f"the JSONPath query is longer than {MAX_QUERY} characters",
+                      "select the value with a shorter query")
+    try:
+        nodes = jsonpath_rfc9535.find(query, art.data)
+    except jsonpath_rfc9535.JSONPathError as exc:
+        raise refuse("SC311", loc, f"path '{query}' is not an RFC 9535 JSONPath query: {exc}",
+                      "start with $ and filter with [?@.name == 'x'], e.g. "
+                      "$.benchmarks[?@.name == 'test_x'].stats.median"
+                      ) from None
+    except (RecursionError, MemoryError):
+        raise refuse("SC311", loc, f"path '{query}' nests too deeply",
+                      "select the value with a simpler query") from None
+    if not nodes:
+        raise refuse("SC312", loc, f"path '{query}' selects nothing in {art.rel}",
+                      f"check the names and indexes in the query against {art.rel}")
+    return cast("list[JsonValue]", nodes.values()), [tuple(node.location) for node in nodes]
+
+
+def _at(data: JsonValue, where: Where) -> JsonValue:
+    node = data
+    for part in where:
+        node = node[int(part)] if isinstance(node, list) else node[part]  # type: ignore[index]  # resolved before
+    return node
+
+
+def _indexed(data: JsonValue, tokens: list[str]) -> Where:
+    """A pointer's tokens with array indexes as ints, like a query's locations."""
+    out: list[str | int] = []
+    node = data
+    for token in tokens:
+        if isinstance(node, list):
+            out.append(int(token))
+            node = node[int(token)]
+        else:
+            out.append(token)
+            node = node[token]  # type: ignore[index]  # the pointer resolved
+    return tuple(out)
+
+
+UNIT_SUFFIXES = {"_ns": "ns", "_us": "us", "_ms": "ms"}
+
+
+def stated_unit(data: JsonValue, where: Where) -> tuple[str, str] | None:
+    """(unit, how it is stated) where the artifact states the unit of the value at where: a `unit` member of the
+    same object, or a key ending _ns, _us or _ms. A run inside an array is stated by the array's key and object."""
+    if where and isinstance(where[-1], int) and isinstance(_at(data, where[:-1]), list):
+        where = where[:-1]  # one run of an array: the array is what has a key
+    if not where:
+        return None
+    key, parent = where[-1], _at(data, where[:-1])
+    stated = parent.get("unit") if isinstance(parent, dict) else None
+    if isinstance(stated, str):
+        return stated, "the \"unit\" member beside it"
+    if isinstance(key, str):
+        for suffix, unit in UNIT_SUFFIXES.items():
+            if key.lower().endswith(suffix):
+                return unit, f"its key '{key}'"
+    return None
+
+
+def check_stated_unit(art: Artifact, where: list[Where], unit: str | None, loc: Loc, selector: str) -> None:
+    """SC511 when the typed unit is not the unit the artifact states for the value (compared as units, not by
+    spelling; words the tool does not know compare by spelling)."""
+    for place in where:
+        stated = stated_unit(art.data, place)
+        if stated is None:
+            continue
+        text, how = stated
+        if unit is None:
+            raise refuse("SC511", loc, f"'{selector}' in {art.rel} is in {text} ({how} says so), and no unit: "
+                          "is given", f"add unit: {text}")
+        if not units.same(units.with_count_words(unit), units.with_count_words(text)):
+            raise refuse("SC511", loc + ("unit",), f"unit '{unit.strip()}' contradicts the artifact: '{selector}' "
+                          f"in {art.rel} is in {text} ({how} says so)",
+                          f"write unit: {text}, or the same unit spelled another way; the artifact's unit wins")
