@@ -118,6 +118,8 @@ RULES: dict[str, Rule] = _rules(
      "its inputs (a coefficient other than 1 or -1, an input that cancels out)."),
     ("SC317", "same-input-twice", "error", "Two inputs of a formula read the same values: they are one input."),
     ("SC318", "input-without-unit", "error", "An input of a formula states no unit."),
+    ("SC319", "runs-chosen", "error", "A selection picks some runs (a slice, an index list, a filter over the runs, "
+     "a repeated element, one run of several) or pools different entries: runs are taken as written."),
     ("SC315", "unused-input", "warning", "An input under inputs: is not used by expr:."),
     # Traces and paths
     ("SC401", "trace-not-found", "error", "A trace names a file that does not exist."),

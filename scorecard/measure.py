@@ -241,7 +241,7 @@ def _with_interval(result, get: GetArtifact, src: Source) -> Measurement:
     for key in ("low", "high"):
         bound = getattr(result, key)
         kind, selector, sel_loc = _selector(bound, loc + (key,))
-        values, runs, _ = numbers(art, kind, selector, sel_loc)
+        values, runs, _ = numbers(art, kind, selector, sel_loc, bound=True)
         if runs:
             raise refuse("SC313", sel_loc, f"{key}: selects {len(values)} numbers, not one",
                           "select the single number that bounds the interval")

@@ -41,7 +41,8 @@ def refuse(code: str, loc: Loc, message: str, hint: str) -> Refused:
 Where = tuple[str | int, ...]  # a value's place in an artifact: the tokens of its JSON pointer
 
 
-def numbers(art: Artifact, kind: str, selector: str, loc: Loc) -> tuple[list[float], bool, list[Where]]:
+def numbers(art: Artifact, kind: str, selector: str, loc: Loc, bound: bool = False) -> tuple[list[float], bool,
+                                                                                              list[Where]]:
     """(numbers, whether they are runs, where each selected value is) a selection names in art; refused with the
     query and what it found.
 
@@ -78,6 +79,8 @@ def numbers(art: Artifact, kind: str, selector: str, loc: Loc) -> tuple[list[flo
         many = f"selects {len(found)} values; value {bad} is {what}" if len(found) > 1 else f"names {what}"
         raise refuse("SC308", loc, f"{kind} '{selector}' in {rel} {many}, not a finite number",
                       "select the number itself (a boolean, string, null or object is not a measurement)")
+    if not bound:  # an interval's end is one number the artifact reports, not a run
+        check_runs(art.data, where, loc, selector, rel)
     return [float(v) for v in found if is_number(v)], len(found) > 1, where  # every one is
 
 
@@ -160,3 +163,82 @@ def check_stated_unit(art: Artifact, where: list[Where], unit: str | None, loc: 
             raise refuse("SC511", loc + ("unit",), f"unit '{unit.strip()}' contradicts the artifact: '{selector}' "
                           f"in {art.rel} is in {text} ({how} says so)",
                           f"write unit: {text}, or the same unit spelled another way; the artifact's unit wins")
+
+
+def check_runs(data: JsonValue, where: list[Where], loc: Loc, selector: str, rel: str) -> None:
+    """Runs as written, from one entry (SC319), judged on the places the selection returned, not on its text.
+
+    Each array the selection reaches into with more than one index is either runs (numbers: taken whole, each
+    element once) or entries (objects: every one picked agrees on all its string members, and every entry so
+    described is picked). A single number that is one element of an array of numbers is a run picked out.
+    """
+    if len(set(where)) != len(where):
+        raise _chosen(loc, selector, rel, "selects the same element more than once")
+    if len(where) == 1:
+        place = where[0]
+        if place and isinstance(place[-1], int):
+            array = _at(data, place[:-1])
+            if isinstance(array, list) and len(array) > 1 and all(is_number(v) for v in array):
+                raise _chosen(loc, selector, rel, f"picks run {place[-1]} of the {len(array)} in {_name(place[:-1])}")
+        return
+    picked: dict[Where, set[int]] = {}
+    for place in where:
+        for k, part in enumerate(place):
+            if isinstance(part, int):
+                picked.setdefault(place[:k], set()).add(part)
+    for array_at, indexes in sorted(picked.items(), key=lambda item: len(item[0])):
+        if len(indexes) > 1:
+            _check_array(data, array_at, indexes, where, loc, selector, rel)
+
+
+def _check_array(data: JsonValue, array_at: Where, indexes: set[int], where: list[Where], loc: Loc, selector: str,
+                 rel: str) -> None:
+    array = _at(data, array_at)
+    assert isinstance(array, list)
+    name = _name(array_at)
+    if all(is_number(array[i]) for i in indexes):
+        if len(indexes) != len(array):
+            raise _chosen(loc, selector, rel, f"picks {len(indexes)} of the {len(array)} runs in {name}")
+        return
+    signatures = {i: _signature(array[i]) for i in indexes}
+    if len(set(signatures.values())) > 1:
+        raise _chosen(loc, selector, rel, f"pools {len(indexes)} different entries of {name} (they differ in "
+                      f"{_differing(signatures)})")
+    depth = len(array_at) + 1
+    rests = {place[depth:] for place in where if place[:len(array_at)] == array_at}
+    like = {i for i, entry in enumerate(array) if _signature(entry) == signatures[min(indexes)]
+            and any(_has(entry, rest) for rest in rests)}
+    if like != indexes:
+        raise _chosen(loc, selector, rel, f"picks {len(indexes)} of the {len(like)} entries in {name} that are "
+                      "repetitions of one measurement")
+
+
+def _signature(entry: JsonValue) -> tuple[tuple[str, str], ...] | None:
+    return tuple(sorted((k, v) for k, v in entry.items() if isinstance(v, str))) if isinstance(entry, dict) else None
+
+
+def _differing(signatures: dict[int, tuple[tuple[str, str], ...] | None]) -> str:
+    keys = {k for sig in signatures.values() for k, _ in (sig or ())}
+    differ = sorted(k for k in keys if len({dict(sig or ()).get(k) for sig in signatures.values()}) > 1)
+    return ", ".join(differ) or "their shape"
+
+
+def _has(entry: JsonValue, rest: Where) -> bool:
+    node = entry
+    for part in rest:
+        if isinstance(part, int):
+            return isinstance(node, list)
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def _name(array_at: Where) -> str:
+    return "/" + "/".join(str(p) for p in array_at) if array_at else "the document"
+
+
+def _chosen(loc: Loc, selector: str, rel: str, what: str) -> Refused:
+    return refuse("SC319", loc, f"'{selector}' in {rel} {what}: runs are taken as the artifact wrote them",
+                  "select the whole array of runs (pointer: /runs, or path: $.benchmarks[?@.name == 'x'].stats.data) "
+                  "and let stat: choose the statistic; its interval says whether the runs support the claim")

@@ -225,3 +225,42 @@ def test_an_accepted_formula_has_no_hidden_factor(text):
         return
     if direct is not None and poly(den):
         assert direct == poly(num) / poly(den)
+
+
+# --- runs as written, from one entry ----------------------------------------------------------------
+
+@given(st.integers(2, 8).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(0, n - 1), min_size=1,
+                                                                         max_size=2 * n))))
+def test_no_selection_smaller_than_the_whole_array_is_accepted_as_runs(case):
+    """Property (c): an index list over an array of runs is accepted only when it takes each run exactly once."""
+    from types import SimpleNamespace
+
+    from scorecard import selection
+
+    n, picked = case
+    art = SimpleNamespace(rel="evidence/r.json", data={"runs": [float(10 + i) for i in range(n)]}, meta={})
+    query = "$.runs[" + ",".join(map(str, picked)) + "]"
+    try:
+        selection.numbers(art, "path", query, ("result", "path"))
+        accepted = True
+    except selection.Refused as exc:
+        assert exc.problem.code == "SC319"
+        accepted = False
+    assert accepted == (sorted(picked) == list(range(n)))
+
+
+@given(st.lists(st.sampled_from(["a", "b"]), min_size=2, max_size=5))
+def test_entries_that_differ_are_never_pooled_as_runs(commands):
+    """Property (c): runs spanning entries are accepted only when the entries are repetitions of one measurement."""
+    from types import SimpleNamespace
+
+    from scorecard import selection
+
+    data = {"results": [{"command": c, "times": [1.0, 2.0]} for c in commands]}
+    art = SimpleNamespace(rel="evidence/r.json", data=data, meta={})
+    try:
+        selection.numbers(art, "path", "$.results[*].times[*]", ("result", "path"))
+        accepted = True
+    except selection.Refused:
+        accepted = False
+    assert accepted == (len(set(commands)) == 1)
