@@ -181,6 +181,7 @@ def check_runs(data: JsonValue, where: list[Where], loc: Loc, selector: str, rel
             if isinstance(array, list) and len(array) > 1 and all(is_number(v) for v in array):
                 raise _chosen(loc, selector, rel, f"picks run {place[-1]} of the {len(array)} in {_name(place[:-1])}")
         return
+    _check_one_place(where, loc, selector, rel)
     picked: dict[Where, set[int]] = {}
     for place in where:
         for k, part in enumerate(place):
@@ -189,6 +190,17 @@ def check_runs(data: JsonValue, where: list[Where], loc: Loc, selector: str, rel
     for array_at, indexes in sorted(picked.items(), key=lambda item: len(item[0])):
         if len(indexes) > 1:
             _check_array(data, array_at, indexes, where, loc, selector, rel)
+
+
+def _check_one_place(where: list[Where], loc: Loc, selector: str, rel: str) -> None:
+    """Runs found under different members of an object ($..runs[*] over /a/runs and /b/runs) are pooled from two
+    places: selected values may differ in their place only by array indexes (runs, or repetitions of an entry)."""
+    first = where[0]
+    for place in where[1:]:
+        if len(place) != len(first) or any(a != b and not (isinstance(a, int) and isinstance(b, int))
+                                           for a, b in zip(place, first, strict=True)):
+            raise _chosen(loc, selector, rel, f"pools values from different places ({_name(first)} and "
+                          f"{_name(place)})")
 
 
 def _check_array(data: JsonValue, array_at: Where, indexes: set[int], where: list[Where], loc: Loc, selector: str,

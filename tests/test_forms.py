@@ -264,3 +264,25 @@ def test_entries_that_differ_are_never_pooled_as_runs(commands):
     except selection.Refused:
         accepted = False
     assert accepted == (len(set(commands)) == 1)
+
+
+@pytest.mark.parametrize(("data", "query", "accepted"), [
+    ({"a": {"runs": [1.0, 2.0]}, "b": {"runs": [3.0, 4.0]}}, "$..runs[*]", False),
+    ({"a": {"runs": [1.0, 2.0]}, "b": {"runs": [3.0, 4.0]}}, "$.*.runs[*]", False),
+    ({"a": {"p50": 1.0, "p99": 9.0}}, "$.a.*", False),
+    ({"a": {"runs": [1.0, 2.0]}}, "$..runs[*]", True),
+    ({"r": [{"n": "x", "v": [1.0]}, {"n": "x", "v": [2.0, 3.0]}]}, "$.r[*].v[*]", True),
+])
+def test_values_from_different_places_are_not_runs(data, query, accepted):
+    from types import SimpleNamespace
+
+    from scorecard import selection
+
+    art = SimpleNamespace(rel="evidence/r.json", data=data, meta={})
+    try:
+        selection.numbers(art, "path", query, ("result", "path"))
+        ok = True
+    except selection.Refused as exc:
+        assert exc.problem.code == "SC319"
+        ok = False
+    assert ok is accepted
