@@ -229,41 +229,35 @@ def test_an_accepted_formula_has_no_hidden_factor(text):
 
 # --- runs as written, from one entry ----------------------------------------------------------------
 
-@given(st.integers(2, 8).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(0, n - 1), min_size=1,
-                                                                         max_size=2 * n))))
-def test_no_selection_smaller_than_the_whole_array_is_accepted_as_runs(case):
-    """Property (c): an index list over an array of runs is accepted only when it takes each run exactly once."""
+def accepted_as_runs(data: dict, query: str) -> bool:
+    """Whether a query over data is accepted; a refusal must be SC319."""
     from types import SimpleNamespace
 
     from scorecard import selection
 
-    n, picked = case
-    art = SimpleNamespace(rel="evidence/r.json", data={"runs": [float(10 + i) for i in range(n)]}, meta={})
-    query = "$.runs[" + ",".join(map(str, picked)) + "]"
+    art = SimpleNamespace(rel="evidence/r.json", data=data, meta={})
     try:
         selection.numbers(art, "path", query, ("result", "path"))
-        accepted = True
     except selection.Refused as exc:
-        assert exc.problem.code == "SC319"
-        accepted = False
-    assert accepted == (sorted(picked) == list(range(n)))
+        assert exc.problem.code == "SC319", exc.problem
+        return False
+    return True
+
+
+@given(st.integers(2, 8).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(0, n - 1), min_size=1,
+                                                                         max_size=2 * n))))
+def test_no_selection_smaller_than_the_whole_array_is_accepted_as_runs(case):
+    """Property (c): an index list over an array of runs is accepted only when it takes each run exactly once."""
+    n, picked = case
+    query = "$.runs[" + ",".join(map(str, picked)) + "]"
+    assert accepted_as_runs({"runs": [float(10 + i) for i in range(n)]}, query) == (sorted(picked) == list(range(n)))
 
 
 @given(st.lists(st.sampled_from(["a", "b"]), min_size=2, max_size=5))
 def test_entries_that_differ_are_never_pooled_as_runs(commands):
     """Property (c): runs spanning entries are accepted only when the entries are repetitions of one measurement."""
-    from types import SimpleNamespace
-
-    from scorecard import selection
-
     data = {"results": [{"command": c, "times": [1.0, 2.0]} for c in commands]}
-    art = SimpleNamespace(rel="evidence/r.json", data=data, meta={})
-    try:
-        selection.numbers(art, "path", "$.results[*].times[*]", ("result", "path"))
-        accepted = True
-    except selection.Refused:
-        accepted = False
-    assert accepted == (len(set(commands)) == 1)
+    assert accepted_as_runs(data, "$.results[*].times[*]") == (len(set(commands)) == 1)
 
 
 @pytest.mark.parametrize(("data", "query", "accepted"), [
@@ -274,15 +268,4 @@ def test_entries_that_differ_are_never_pooled_as_runs(commands):
     ({"r": [{"n": "x", "v": [1.0]}, {"n": "x", "v": [2.0, 3.0]}]}, "$.r[*].v[*]", True),
 ])
 def test_values_from_different_places_are_not_runs(data, query, accepted):
-    from types import SimpleNamespace
-
-    from scorecard import selection
-
-    art = SimpleNamespace(rel="evidence/r.json", data=data, meta={})
-    try:
-        selection.numbers(art, "path", query, ("result", "path"))
-        ok = True
-    except selection.Refused as exc:
-        assert exc.problem.code == "SC319"
-        ok = False
-    assert ok is accepted
+    assert accepted_as_runs(data, query) is accepted
