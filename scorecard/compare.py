@@ -71,10 +71,10 @@ class Comparison:
 
 
 def margin(value: float, bar: float, better: str) -> float:
-    """How far value is ahead of bar, relative to the bar (negative: behind); against a zero bar only its sign
-    (-1, 0 or 1), since a difference from zero depends on the unit it is written in."""
-    diff = (value - bar) / abs(bar) if bar else (value > 0) - (value < 0)
-    return diff if better == "higher" else -diff
+    """How far value is ahead of bar, both in one unit, relative to the bar (negative: behind); against a zero bar
+    only its sign (-1, 0 or 1), since a difference from zero depends on the unit it is written in."""
+    same = units.parse("x")
+    return exact_margin(value, same, bar, same, better)
 
 
 def within_tolerance(value: float, unit: units.Unit, bar: float, bar_unit: units.Unit, tolerance: float) -> bool:

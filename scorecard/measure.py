@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import stats, units
-from .evidence import Artifact, located
+from .evidence import Artifact, escape_token
 from .paths import PathProblem
 from .selection import Loc, Problem, refuse, Refused, check_stated_unit, numbers
 
@@ -35,6 +35,7 @@ class Source:
     name: str | None = None  # the input's name, for a derived value
     summary: stats.Summary | None = None  # for runs
     at: str = ""  # the JSON pointer of the (first) value selected, where a link to the artifact points
+    places: tuple[tuple[str | int, ...], ...] = ()  # where every selected value sits (two inputs there are one)
 
     @property
     def cited(self) -> str:
@@ -85,17 +86,17 @@ WARNINGS = frozenset({"SC508", "SC315"})
 def _artifact(rel: str, get: GetArtifact, loc: Loc) -> Artifact:
     if not rel.startswith("evidence/") or not rel.endswith(".json"):
         raise refuse("SC303", loc, f"evidence '{rel}' is not a .json file under evidence/",
-                      "move the artifact to evidence/ and cite it as evidence/<name>.json")
+                     "move the artifact to evidence/ and cite it as evidence/<name>.json")
     try:
         art = get(rel)
     except PathProblem as exc:
         raise refuse(exc.code, loc, exc.message, exc.hint) from None
     if art.error == "missing":
         raise refuse("SC304", loc, f"evidence file '{rel}' does not exist",
-                      "commit the artifact, or fix the path (it is relative to the ledger root)")
+                     "commit the artifact, or fix the path (it is relative to the ledger root)")
     if art.error:
         raise refuse("SC305", loc, f"evidence file '{rel}' is {art.error}",
-                      "regenerate the artifact as strict JSON (NaN and Infinity are not JSON; use null)")
+                     "regenerate the artifact as strict JSON (NaN and Infinity are not JSON; use null)")
     return art
 
 
@@ -103,11 +104,11 @@ def _selector(spec, loc: Loc) -> tuple[str, str, Loc]:
     """(kind, selector, its loc) of a mapping with exactly one of pointer: and path:."""
     if spec.pointer is not None and spec.path is not None:
         raise refuse("SC208", loc + ("path",), "give either pointer: or path:, not both",
-                      "keep the JSON pointer (/a/0/b) or the JSONPath query ($.a[0].b), and remove the other")
+                     "keep the JSON pointer (/a/0/b) or the JSONPath query ($.a[0].b), and remove the other")
     found = _kind(spec)
     if found is None:
         raise refuse("SC208", loc, "a selection needs pointer: (RFC 6901) or path: (RFC 9535 JSONPath)",
-                      "add pointer: /path/to/value, or path: $.query.to.value")
+                     "add pointer: /path/to/value, or path: $.query.to.value")
     kind, selector = found
     return kind, selector, loc + (kind,)
 
@@ -121,11 +122,11 @@ def _source(spec, get: GetArtifact, loc: Loc, evidence: str, name: str | None = 
     summary = stats.summarise(values, getattr(spec, "stat", None) or "median") if runs else None
     if summary is not None and not all(math.isfinite(v) for v in (summary.value, summary.low or 0, summary.high or 0)):
         raise refuse("SC308", sel_loc, f"{kind} '{selector}' in {evidence} names runs too large to summarise "
-                      "(their spread overflows a double)", "record the runs in a unit that keeps them below 1e300")
+                     "(their spread overflows a double)", "record the runs in a unit that keeps them below 1e300")
     value = summary.value if summary else values[0]
     meta = art.meta if isinstance(art.meta, dict) else {}
-    at = selector if kind == "pointer" else located(art.data, kind, selector)[0]
-    return Source(evidence, selector, kind, value, unit, meta, name, summary, at)
+    at = selector if kind == "pointer" else "".join("/" + escape_token(str(part)) for part in where[0])
+    return Source(evidence, selector, kind, value, unit, meta, name, summary, at, tuple(where))
 
 
 def selections(result) -> list[tuple[str, str, str]]:
@@ -210,16 +211,16 @@ def _selected(result, get: GetArtifact) -> Measurement:
     for key in ("inputs",):
         if getattr(result, key) is not None:
             raise refuse("SC208", loc + (key,), "inputs: belongs to a derived value, which needs expr:",
-                          "add expr: over the inputs' names, or remove inputs:")
+                         "add expr: over the inputs' names, or remove inputs:")
     if result.evidence is None:
         raise refuse("SC208", loc, "a result needs evidence: with pointer: or path:, or expr: with inputs:",
-                      "add evidence: evidence/<file>.json and pointer: /path/to/value")
+                     "add evidence: evidence/<file>.json and pointer: /path/to/value")
     src = _source(result, get, loc, result.evidence, unit=result.unit)
     if (result.low is None) != (result.high is None):
         missing = "high" if result.high is None else "low"
         raise refuse("SC313", loc + ("low" if result.low is not None else "high",),
-                      f"an interval needs both low: and high:; {missing}: is missing",
-                      f"add {missing}: {{pointer: ...}} naming the other end of the artifact's interval")
+                     f"an interval needs both low: and high:; {missing}: is missing",
+                     f"add {missing}: {{pointer: ...}} naming the other end of the artifact's interval")
     if result.low is None:
         if src.summary is None:
             return Measurement(src.value, result.unit, (src,))
@@ -234,8 +235,8 @@ def _with_interval(result, get: GetArtifact, src: Source) -> Measurement:
     loc = ("result",)
     if src.summary is not None:
         raise refuse("SC313", loc + ("low",), "low: and high: name an interval for a single number, but the "
-                      f"result selects {src.summary.n} runs (their interval is computed)",
-                      "remove low: and high:, or select the single value the interval belongs to")
+                     f"result selects {src.summary.n} runs (their interval is computed)",
+                     "remove low: and high:, or select the single value the interval belongs to")
     art = get(result.evidence)
     ends = []
     for key in ("low", "high"):
@@ -244,13 +245,13 @@ def _with_interval(result, get: GetArtifact, src: Source) -> Measurement:
         values, runs, _ = numbers(art, kind, selector, sel_loc, bound=True)
         if runs:
             raise refuse("SC313", sel_loc, f"{key}: selects {len(values)} numbers, not one",
-                          "select the single number that bounds the interval")
+                         "select the single number that bounds the interval")
         ends.append(values[0])
     low, high = ends
     if not low <= src.value <= high:
         raise refuse("SC313", loc + ("low",),
-                      f"the interval {low:g}–{high:g} does not contain the value {src.value:g}",
-                      "check that low: and high: name the lower and upper bound of this value's interval")
+                     f"the interval {low:g}–{high:g} does not contain the value {src.value:g}",
+                     "check that low: and high: name the lower and upper bound of this value's interval")
     return Measurement(src.value, result.unit, (src,), None, low, high, "artifact")
 
 
@@ -260,12 +261,12 @@ def _derived_shape(result) -> None:
     for key in ("evidence", "pointer", "path", "stat", "low", "high"):
         if getattr(result, key) is not None:
             raise refuse("SC208", loc + (key,), f"a derived value (expr:) takes its numbers from inputs:, so "
-                          f"{key}: does not belong here",
-                          f"move {key}: into one of the inputs, or remove expr: and inputs:")
+                         f"{key}: does not belong here",
+                         f"move {key}: into one of the inputs, or remove expr: and inputs:")
     if result.expr is None or not result.inputs:
         raise refuse("SC208", loc + ("inputs" if result.expr is not None else "expr",),
-                      "a derived value needs both expr: and at least one input under inputs:",
-                      "write expr: a / b and inputs: {a: {evidence: ..., pointer: ...}, b: {...}}")
+                     "a derived value needs both expr: and at least one input under inputs:",
+                     "write expr: a / b and inputs: {a: {evidence: ..., pointer: ...}, b: {...}}")
 
 
 def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
@@ -286,11 +287,11 @@ def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
 
     check_definition(tree, result.expr.strip())
     sources, quantities = [], {}
-    seen: dict[tuple[str, tuple[str, ...]], str] = {}
+    seen: dict[tuple[str, tuple[tuple[str | int, ...], ...]], str] = {}
     for name in used:
         spec = result.inputs[name]
         src = _source(spec, get, loc + ("inputs", name), spec.evidence, name, spec.unit)
-        place = (spec.evidence, tuple(located_places(get(spec.evidence), src)))
+        place = (spec.evidence, src.places)
         if place in seen:
             raise refuse("SC317", loc + ("inputs", name), f"inputs '{seen[place]}' and '{name}' read the same "
                          f"values ({src.cited}): they are one input",
@@ -328,18 +329,13 @@ LITERAL_HINT = ("let the units do the scaling: (theirs - ours) / theirs with uni
                 "ms to s is a unit; for an average of workloads write mean(a, b) or geomean(a, b)")
 
 
-def located_places(art: Artifact, src: Source) -> list[str]:
-    """The JSON pointers of every value a source selected (two inputs at the same places are one input)."""
-    return located(art.data, src.kind, src.selector) if src.kind == "path" else [src.selector]
-
-
 def _in_result_unit(result, value) -> float:
     """An expression's quantity as a number in result.unit (every input states its unit)."""
     target = units.parse(result.unit)
     if value.dims != target.dims:
         raise refuse("SC314", ("result", "unit"), f"expr '{result.expr.strip()}' gives a value whose unit cannot "
-                      f"be expressed in {result.unit}", "make result.unit the unit the inputs' units combine to "
-                      "(tok/s ÷ tok/s is x)")
+                     f"be expressed in {result.unit}", "make result.unit the unit the inputs' units combine to "
+                     "(tok/s ÷ tok/s is x)")
     return value.value / target.factor
 
 

@@ -66,19 +66,19 @@ def numbers(art: Artifact, kind: str, selector: str, loc: Loc, bound: bool = Fal
         runs = found[0]
         if not runs:
             raise refuse("SC308", loc, f"{kind} '{selector}' in {rel} names an empty array: no runs to summarise",
-                          "point at an array with at least one number, or at the number itself")
+                         "point at an array with at least one number, or at the number itself")
         bad = next((i for i, v in enumerate(runs) if not is_number(v)), None)
         if bad is not None:
             raise refuse("SC308", loc, f"{kind} '{selector}' in {rel} names an array whose item {bad} is "
-                          f"{kind_of(runs[bad], json=True)}, not a finite number",
-                          "an array of runs must hold only numbers (one per run)")
+                         f"{kind_of(runs[bad], json=True)}, not a finite number",
+                         "an array of runs must hold only numbers (one per run)")
         return [float(v) for v in runs if is_number(v)], True, where  # every one is (bad is None)
     bad = next((i for i, v in enumerate(found) if not is_number(v)), None)
     if bad is not None:
         what = kind_of(found[bad], json=True)
         many = f"selects {len(found)} values; value {bad} is {what}" if len(found) > 1 else f"names {what}"
         raise refuse("SC308", loc, f"{kind} '{selector}' in {rel} {many}, not a finite number",
-                      "select the number itself (a boolean, string, null or object is not a measurement)")
+                     "select the number itself (a boolean, string, null or object is not a measurement)")
     if not bound:  # an interval's end is one number the artifact reports, not a run
         check_runs(art.data, where, loc, selector, rel)
     return [float(v) for v in found if is_number(v)], len(found) > 1, where  # every one is
@@ -89,20 +89,20 @@ def _query(art: Artifact, query: str, loc: Loc) -> tuple[list[JsonValue], list[W
 
     if len(query) > MAX_QUERY:
         raise refuse("SC311", loc, f"the JSONPath query is longer than {MAX_QUERY} characters",
-                      "select the value with a shorter query")
+                     "select the value with a shorter query")
     try:
         nodes = jsonpath_rfc9535.find(query, art.data)
     except jsonpath_rfc9535.JSONPathError as exc:
         raise refuse("SC311", loc, f"path '{query}' is not an RFC 9535 JSONPath query: {exc}",
-                      "start with $ and filter with [?@.name == 'x'], e.g. "
-                      "$.benchmarks[?@.name == 'test_x'].stats.median"
-                      ) from None
+                     "start with $ and filter with [?@.name == 'x'], e.g. "
+                     "$.benchmarks[?@.name == 'test_x'].stats.median"
+                     ) from None
     except (RecursionError, MemoryError):
         raise refuse("SC311", loc, f"path '{query}' nests too deeply",
-                      "select the value with a simpler query") from None
+                     "select the value with a simpler query") from None
     if not nodes:
         raise refuse("SC312", loc, f"path '{query}' selects nothing in {art.rel}",
-                      f"check the names and indexes in the query against {art.rel}")
+                     f"check the names and indexes in the query against {art.rel}")
     return cast("list[JsonValue]", nodes.values()), [tuple(node.location) for node in nodes]
 
 
@@ -158,11 +158,11 @@ def check_stated_unit(art: Artifact, where: list[Where], unit: str | None, loc: 
         text, how = stated
         if unit is None:
             raise refuse("SC511", loc, f"'{selector}' in {art.rel} is in {text} ({how} says so), and no unit: "
-                          "is given", f"add unit: {text}")
+                         "is given", f"add unit: {text}")
         if not units.same(units.with_count_words(unit), units.with_count_words(text)):
             raise refuse("SC511", loc + ("unit",), f"unit '{unit.strip()}' contradicts the artifact: '{selector}' "
-                          f"in {art.rel} is in {text} ({how} says so)",
-                          f"write unit: {text}, or the same unit spelled another way; the artifact's unit wins")
+                         f"in {art.rel} is in {text} ({how} says so)",
+                         f"write unit: {text}, or the same unit spelled another way; the artifact's unit wins")
 
 
 def check_runs(data: JsonValue, where: list[Where], loc: Loc, selector: str, rel: str) -> None:
