@@ -116,12 +116,18 @@ def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
     value = mine.to(m.value, theirs)
     c_margin = exact_margin(m.value, mine, sota.value, theirs, sota.better)
     within = within_tolerance(m.value, mine, sota.value, theirs, tolerance)
-    if m.low is None or m.high is None:
+    if m.low is None and m.high is None and m.missing_end is None:
         return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, within=within)
-    low, high = mine.to(m.low, theirs), mine.to(m.high, theirs)
-    ends = sorted((exact_margin(m.low, mine, sota.value, theirs, sota.better),
-                   exact_margin(m.high, mine, sota.value, theirs, sota.better)))
-    return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, low, high, ends[0], ends[1],
+    # An end the runs cannot give is unbounded: the interval then reaches past the bar on that side.
+    lower_is_better = sota.better == "lower"
+    low_margin = (exact_margin(m.low, mine, sota.value, theirs, sota.better) if m.low is not None
+                  else (math.inf if lower_is_better else -math.inf))
+    high_margin = (exact_margin(m.high, mine, sota.value, theirs, sota.better) if m.high is not None
+                   else (-math.inf if lower_is_better else math.inf))
+    low = None if m.low is None else mine.to(m.low, theirs)
+    high = None if m.high is None else mine.to(m.high, theirs)
+    worst, best = sorted((low_margin, high_margin))
+    return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, low, high, worst, best,
                       within)
 
 
@@ -154,8 +160,9 @@ def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
             return Problem("SC501", loc, f"status is leads, but the result is {shown}",
                            "set the status the numbers support (parity or trails)")
         if c.worst is not None and c.worst <= 0:
-            return Problem("SC505", loc, f"status is leads, but the {_interval_words(m)} reaches the bar: {shown}",
-                           "a lead needs the whole interval better than the bar: measure more runs, or claim parity")
+            return Problem("SC505", loc, f"status is leads, but the {_interval_words(m)} {_reaches(m, c, 'worst')}: "
+                           f"{shown}", "a lead needs the whole interval better than the bar: measure more runs, or "
+                           "claim parity")
         if c.within:
             return Problem("SC504", loc, f"status is leads by {c.margin:.1%}, within the parity tolerance of "
                            f"{tol:.0%}: {shown}", "consider status parity; a lead inside the tolerance is noise")
@@ -164,7 +171,8 @@ def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
             return Problem("SC502", loc, f"status is trails, but the result is {shown}",
                            "set the status the numbers support (parity or leads)")
         if c.best is not None and c.best >= 0:
-            return Problem("SC506", loc, f"status is trails, but the {_interval_words(m)} reaches the bar: {shown}",
+            return Problem("SC506", loc, f"status is trails, but the {_interval_words(m)} {_reaches(m, c, 'best')}: "
+                           f"{shown}",
                            "a trail needs the whole interval worse than the bar: measure more runs, or claim parity")
     elif status == "parity" and c.standing != "level":
         side = "ahead" if c.margin > 0 else "behind"
@@ -211,9 +219,26 @@ def _g(x: float) -> str:
 
 def _interval_words(m: Measurement) -> str:
     if m.interval_from == "artifact":
-        return "interval the artifact reports"
-    cov = m.coverage or stats.LEVEL
-    return f"{cov:.0%} confidence interval of the {m.summary.stat if m.summary else 'value'}"
+        return f"{percent(m.level)} interval the artifact reports" if m.level else "interval the artifact reports"
+    level = m.summary.level if m.summary else stats.LEVEL
+    return f"{percent(level)} confidence interval of the {m.summary.stat if m.summary else 'value'}"
+
+
+def percent(level: float) -> str:
+    """A confidence level as people write it: 0.95 -> 95%, 0.975 -> 97.5%."""
+    return f"{level * 100:.4g}%"
+
+
+def _reaches(m: Measurement, c: Comparison, which: str) -> str:
+    """'reaches the bar', or, where the runs cannot give that end, how many runs it would take."""
+    margin_at = c.worst if which == "worst" else c.best
+    if margin_at is None or math.isfinite(margin_at) or m.summary is None:
+        return "reaches the bar"
+    lower_is_better = c.better == "lower"
+    end = ("high" if lower_is_better else "low") if which == "worst" else ("low" if lower_is_better else "high")
+    s = m.summary
+    needed = s.needs_low if end == "low" else s.needs_high
+    return f"has no {end} end: {s.n} runs cannot give it at {percent(s.level)} (the {s.stat} needs {needed})"
 
 
 def _shown(m: Measurement, c: Comparison) -> str:
@@ -222,8 +247,10 @@ def _shown(m: Measurement, c: Comparison) -> str:
     text = f"{_g(c.value)} {c.unit}{converted}"
     if m.summary is not None:
         text = f"the {m.summary.stat} {text} of n = {m.summary.n} runs"
-    if c.low is not None and c.high is not None:
-        text += f", interval {_g(c.low)}–{_g(c.high)} {c.unit}"
+    if c.low is not None or c.high is not None:
+        low = "…" if c.low is None else _g(c.low)
+        high = "…" if c.high is None else _g(c.high)
+        text += f", interval {low}–{high} {c.unit}"
     return f"{text} against the bar {_g(c.bar)} {c.unit} ({c.better} is better)"
 
 

@@ -74,7 +74,7 @@ def measured_data(m) -> dict:
            "path": first.selector if not mm.expr and first.kind == "path" else None,
            "meta": first.meta, "simulated": m.simulated, "sample": m.sample,
            "n": mm.n, "stat": s.stat if s else None, "low": mm.low, "high": mm.high,
-           "interval": mm.interval_from or None, "coverage": mm.coverage, "expr": mm.expr}
+           "interval": mm.interval_from or None, "coverage": mm.coverage, "level": mm.level, "expr": mm.expr}
     if mm.expr:
         out["inputs"] = {src.name: {"value": src.value, "unit": src.unit, "evidence": src.evidence,
                                     src.kind: src.selector,

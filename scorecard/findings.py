@@ -120,6 +120,10 @@ RULES: dict[str, Rule] = _rules(
     ("SC318", "input-without-unit", "error", "An input of a formula states no unit."),
     ("SC319", "runs-chosen", "error", "A selection picks some runs (a slice, an index list, a filter over the runs, "
      "a repeated element, one run of several) or pools different entries: runs are taken as written."),
+    ("SC320", "interval-level", "error", "An interval the artifact reports (low:/high:) has no level:, or one below "
+     "what the verdict needs (1 - 0.05/k for k intervals), or level: is given without an interval."),
+    ("SC321", "not-like-for-like", "error", "Our value is not the bar's statistic (sota.stat), or, with none stated, "
+     "a lead rests on a statistic other than a median or a mean, or the value is a spread."),
     ("SC315", "unused-input", "warning", "An input under inputs: is not used by expr:."),
     # Traces and paths
     ("SC401", "trace-not-found", "error", "A trace names a file that does not exist."),

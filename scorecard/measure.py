@@ -9,6 +9,7 @@ tolerance). The honesty rules, the site, `diff`, `history` and `review` all ask 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -55,6 +56,7 @@ class Measurement:
     high: float | None = None
     interval_from: str = ""  # "ci" (computed), "artifact" (named by low/high), or ""
     expr: str | None = None
+    level: float | None = None  # the confidence the interval was taken at (computed) or is stated at (artifact)
 
     @property
     def n(self) -> int:
@@ -65,6 +67,16 @@ class Measurement:
     def coverage(self) -> float | None:
         """The confidence level of a computed interval."""
         return self.summary.coverage if self.summary and self.interval_from == "ci" else None
+
+    @property
+    def missing_end(self) -> tuple[str, int] | None:
+        """Where an end of a computed interval does not exist: ('low' or 'high', runs it needs); the low end first."""
+        s = self.summary
+        if s is None or self.interval_from != "ci":
+            return None
+        if s.needs_low is not None:
+            return "low", s.needs_low
+        return ("high", s.needs_high) if s.needs_high is not None else None
 
 
 @dataclass(slots=True)
@@ -222,12 +234,30 @@ def _selected(result, get: GetArtifact) -> Measurement:
                      f"an interval needs both low: and high:; {missing}: is missing",
                      f"add {missing}: {{pointer: ...}} naming the other end of the artifact's interval")
     if result.low is None:
+        if result.level is not None:
+            raise refuse("SC320", loc + ("level",), "level: states the confidence of an interval the artifact "
+                         "reports, but there is no low: and high:", "remove level:, or add low: and high:")
         if src.summary is None:
             return Measurement(src.value, result.unit, (src,))
         s = src.summary
-        interval = "ci" if s.low is not None else ""
-        return Measurement(s.value, result.unit, (src,), s, s.low, s.high, interval)
+        return Measurement(s.value, result.unit, (src,), s, s.low, s.high, "ci" if s.has_interval else "",
+                           level=s.level)
     return _with_interval(result, get, src)
+
+
+def check_level(level: float | None, loc: Loc, k: int) -> float:
+    """An artifact's interval is used only at a stated level of at least 1 - 0.05/k (k intervals in the verdict)."""
+    need = 1 - stats.ALPHA / k
+    if level is None:
+        raise refuse("SC320", loc, "low: and high: name an interval without its confidence level",
+                     f"add level: with the confidence the tool states for it (asv's is 0.99); a verdict needs at "
+                     f"least {float(need):.4g}")
+    if Fraction(repr(level)) < need:
+        raise refuse("SC320", loc + ("level",), f"the interval is stated at {level:.4g}; a verdict that rests on "
+                     f"{k} interval{'s' if k > 1 else ''} needs each at {float(need):.4g} or more",
+                     "use an interval the artifact states at that level, or select the runs and let scorecard "
+                     "compute the interval")
+    return level
 
 
 def _with_interval(result, get: GetArtifact, src: Source) -> Measurement:
@@ -248,17 +278,18 @@ def _with_interval(result, get: GetArtifact, src: Source) -> Measurement:
                          "select the single number that bounds the interval")
         ends.append(values[0])
     low, high = ends
+    level = check_level(result.level, loc, 1)
     if not low <= src.value <= high:
         raise refuse("SC313", loc + ("low",),
                      f"the interval {low:g}–{high:g} does not contain the value {src.value:g}",
                      "check that low: and high: name the lower and upper bound of this value's interval")
-    return Measurement(src.value, result.unit, (src,), None, low, high, "artifact")
+    return Measurement(src.value, result.unit, (src,), None, low, high, "artifact", level=level)
 
 
 def _derived_shape(result) -> None:
     """Refuse a derived result that also names a selection of its own, or lacks expr: or inputs:."""
     loc = ("result",)
-    for key in ("evidence", "pointer", "path", "stat", "low", "high"):
+    for key in ("evidence", "pointer", "path", "stat", "low", "high", "level"):
         if getattr(result, key) is not None:
             raise refuse("SC208", loc + (key,), f"a derived value (expr:) takes its numbers from inputs:, so "
                          f"{key}: does not belong here",

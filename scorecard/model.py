@@ -16,6 +16,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Dis
 from pydantic.config import JsonDict
 from pydantic_core import PydanticCustomError
 
+from .stats import is_stat
 from .statuses import GLYPHS, HONEST, MEASURED, STATUSES, value_word  # noqa: F401 (the model's vocabulary)
 
 Status = Literal["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]
@@ -154,6 +155,17 @@ class Category(Record):
     order: int | None = Field(None, description="Categories sort by (order, slug); unordered ones come last.")
 
 
+def _stat(value: str) -> str:
+    if not is_stat(value):
+        raise PydanticCustomError("SC204", "'{value}' is not a statistic: median, mean, min, max, or pNN for a "
+                                  "quantile with 0 < NN < 100 (p90, p99, p99.9)", {"value": value})
+    return value
+
+
+STAT_PATTERN = r"^(median|mean|min|max|p([1-9][0-9]?(\.[0-9]{1,6})?|0\.[0-9]{0,5}[1-9]))$"
+Stat = Annotated[str, AfterValidator(_stat), Field(json_schema_extra={"pattern": STAT_PATTERN})]
+
+
 class Sota(Record):
     """The state-of-the-art bar to beat."""
 
@@ -166,6 +178,8 @@ class Sota(Record):
     date: DateText = Field(description="YYYY, YYYY-MM or YYYY-MM-DD; not in the future.")
     checked: DateText | None = Field(None, description="YYYY-MM or YYYY-MM-DD: when a person last confirmed the bar "
                                      "still stands; staleness counts from here. Not in the future, not before date.")
+    stat: Stat | None = Field(None, description="The bar's statistic (median, mean, min, max, pNN): when given, "
+                              "ours must be the same; when not, a lead rests only on a median or a mean.")
 
     def as_of(self) -> tuple[int, int]:
         """(year, month) the bar's age counts from: the end of the later of date and checked."""
@@ -180,7 +194,6 @@ class Sota(Record):
         return self
 
 
-Stat = Literal["median", "mean", "min", "max"]
 InputName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
 
 
@@ -208,7 +221,7 @@ class Input(Record):
                                                 "(give pointer or path).")
     unit: Text | None = Field(None, description="Unit of the input; units combine through the expression.")
     stat: Stat | None = Field(None, description="How runs are reduced to one number: median (default), mean, "
-                                                "min or max.")
+                                                "pNN (a quantile: p90, p99.9), min or max.")
 
 
 class Result(Record):
@@ -225,9 +238,11 @@ class Result(Record):
                                                 "$.benchmarks[?@.name == 'test_x'].stats.median. Give pointer or path.")
     unit: Text = Field(description="Unit of the measured number, e.g. ms, s, MB/s, tok/s, x, %.")
     stat: Stat | None = Field(None, description="For a set of runs: the statistic claimed, median (default), mean, "
-                                                "min or max.")
+                                                "pNN (a quantile: p90, p99.9), min or max.")
     low: Bound | None = Field(None, description="The lower end of an interval the artifact reports itself.")
     high: Bound | None = Field(None, description="The upper end of an interval the artifact reports itself.")
+    level: float | None = Field(None, gt=0, lt=1, description="The stated confidence of the interval low: and high: "
+                                "name, e.g. 0.99 (required with them).")
     expr: Text | None = Field(None, description="A derived value: + - * / and parentheses over the names in inputs.")
     inputs: dict[InputName, Input] | None = Field(None, description="The named measured numbers expr uses.")
 

@@ -35,7 +35,7 @@ def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactSto
                                 "remove result:, or set the status the measurement supports"))
     value = read_result(rec, store, findings) if measured and dim.result is not None else None
     if value is not None:
-        _check_honesty(rec, value, settings.parity_tolerance, findings)
+        _check_honesty(rec, value, settings.parity_tolerance, store, findings)
     unit_problem = measure.unit_problem(("sota", "unit"), dim.sota.unit, "the result's") \
         if dim.sota.unit is not None else None
     if unit_problem is not None:
@@ -106,7 +106,8 @@ def read_result(rec: DimensionRecord, store: ArtifactStore, out: list[Finding]) 
 _KEY_LOCS = frozenset({"result", "low", "high", "inputs"})
 
 
-def _check_honesty(rec: DimensionRecord, m: Measurement, tolerance: float, findings: list[Finding]) -> None:
+def _check_honesty(rec: DimensionRecord, m: Measurement, tolerance: float, store: ArtifactStore,
+                   findings: list[Finding]) -> None:
     dim, doc = rec.model, rec.doc
     sota = dim.sota
     if sota.value is None or dim.status not in HONEST or units.parse(sota.unit or "").problem is not None:
@@ -126,9 +127,26 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, tolerance: float, findi
                                 "record the measurement in a unit that keeps it, and its interval, within the range of "
                                 "a double (about 1e-300 to 1e300) in both the result's and the bar's unit"))
         return
-    problem = compare.judge(dim.status, m, c)
+    problem = _like_for_like(rec, m, store) or compare.judge(dim.status, m, c)
     if problem is not None:
         findings.append(finding(problem.code, doc.file, doc.pos(problem.loc), problem.message, problem.hint))
+
+
+def _like_for_like(rec: DimensionRecord, m: Measurement, store: ArtifactStore) -> measure.Problem | None:
+    """SC321 where our value is not the bar's statistic (or, with none stated, not a median or mean for a lead)."""
+    from . import like
+
+    result = rec.model.result
+    assert result is not None, "a measurement comes from a result"
+    values = []
+    for src in m.sources:
+        spec = result if src.name is None else (result.inputs or {})[src.name]
+        where = ("result",) if src.name is None else ("result", "inputs", src.name)
+        loc = where + (("stat",) if spec.stat is not None else (src.kind,))
+        runs_stat = src.summary.stat if src.summary is not None else None
+        place = src.places[0] if src.places else ()
+        values.append((runs_stat, src.selector, store.get(src.evidence).data, place, loc))
+    return like.check(values, rec.model.sota.stat, rec.model.status)
 
 
 def _check_source_date(rec: DimensionRecord, settings: Settings, today: date, findings: list[Finding]) -> None:

@@ -49,6 +49,7 @@ sota:                                 # required: the bar to beat
   value: 100                          # optional number; needs unit and better
   unit: {unit}                          # the unit of value
   better: higher                      # higher | lower
+  # stat: median                      # the bar's statistic (median, mean, p99 ...): ours must then be the same
   source: https://example.org/paper   # required: http(s) URL stating the bar
   date: {date}                         # required: YYYY, YYYY-MM or YYYY-MM-DD
 leaders:                              # optional: who leads (inline Markdown)
@@ -66,7 +67,7 @@ RESULT = """result:                               # required for leads, parity, 
   pointer: {pointer}            # RFC 6901 pointer to the number, or to an array of runs
   # path: "$.benchmarks[?@.name == 'test_x'].stats.median"   # or an RFC 9535 JSONPath query instead of pointer
   unit: {unit}                          # converted to sota.unit before the honesty check (s, ms, kB, KiB, tok/s, x, %)
-  # stat: median                      # for runs: median (default), mean, min or max; a lead needs its 95% CI ahead
+  # stat: median                      # for runs: median (default), mean, p99, min or max; a lead needs its 95% CI ahead
   # low: {{pointer: /ci/low}}            # an interval the artifact reports itself (with high:)
   # high: {{pointer: /ci/high}}
   # A derived value instead of evidence/pointer:

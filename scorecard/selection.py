@@ -106,7 +106,7 @@ def _query(art: Artifact, query: str, loc: Loc) -> tuple[list[JsonValue], list[W
     return cast("list[JsonValue]", nodes.values()), [tuple(node.location) for node in nodes]
 
 
-def _at(data: JsonValue, where: Where) -> JsonValue:
+def value_at(data: JsonValue, where: Where) -> JsonValue:
     node = data
     for part in where:
         node = node[int(part)] if isinstance(node, list) else node[part]  # type: ignore[index]  # resolved before
@@ -133,11 +133,11 @@ UNIT_SUFFIXES = {"_ns": "ns", "_us": "us", "_ms": "ms"}
 def stated_unit(data: JsonValue, where: Where) -> tuple[str, str] | None:
     """(unit, how it is stated) where the artifact states the unit of the value at where: a `unit` member of the
     same object, or a key ending _ns, _us or _ms. A run inside an array is stated by the array's key and object."""
-    if where and isinstance(where[-1], int) and isinstance(_at(data, where[:-1]), list):
+    if where and isinstance(where[-1], int) and isinstance(value_at(data, where[:-1]), list):
         where = where[:-1]  # one run of an array: the array is what has a key
     if not where:
         return None
-    key, parent = where[-1], _at(data, where[:-1])
+    key, parent = where[-1], value_at(data, where[:-1])
     stated = parent.get("unit") if isinstance(parent, dict) else None
     if isinstance(stated, str):
         return stated, "the \"unit\" member beside it"
@@ -177,7 +177,7 @@ def check_runs(data: JsonValue, where: list[Where], loc: Loc, selector: str, rel
     if len(where) == 1:
         place = where[0]
         if place and isinstance(place[-1], int):
-            array = _at(data, place[:-1])
+            array = value_at(data, place[:-1])
             if isinstance(array, list) and len(array) > 1 and all(is_number(v) for v in array):
                 raise _chosen(loc, selector, rel, f"picks run {place[-1]} of the {len(array)} in {_name(place[:-1])}")
         return
@@ -205,7 +205,7 @@ def _check_one_place(where: list[Where], loc: Loc, selector: str, rel: str) -> N
 
 def _check_array(data: JsonValue, array_at: Where, indexes: set[int], where: list[Where], loc: Loc, selector: str,
                  rel: str) -> None:
-    array = _at(data, array_at)
+    array = value_at(data, array_at)
     assert isinstance(array, list)
     name = _name(array_at)
     if all(is_number(array[i]) for i in indexes):

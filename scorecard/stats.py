@@ -1,25 +1,55 @@
-"""Statistics of a sample set, deterministic: the statistic, and a 95% confidence interval.
+"""Statistics of a sample set, deterministic: the statistic, and its confidence interval at a given level.
 
-- median: the distribution-free order-statistic interval [x(k), x(n+1-k)], with the largest k
-  whose exact binomial coverage is at least 95%; with 2 to 5 samples no such k exists and the
-  interval is the whole range, whose (smaller) coverage is reported;
-- mean: Student's t-interval, mean ± t(0.975, n-1) · s / √n;
-- min and max: no interval (the range is shown instead).
-Nothing is random: the same samples always give the same figures.
+- a quantile (`median` = `p50`, `p90`, `p99.9`: any 0 < NN < 100): the point by linear
+  interpolation between order statistics (numpy's default, Hyndman-Fan type 7); the interval
+  is the exact distribution-free equal-tailed one, [x(l), x(u)], l the largest and u the
+  smallest rank whose tail P(B <= l-1), P(B >= u) for B ~ Binomial(n, p) is at most alpha/2.
+  Where no rank is far enough out (too few runs: at 95 % the median needs 6, p99's upper end
+  368), that end does not exist, and no lead or trail may rest on it; runs_needed says how
+  many runs would give it;
+- mean: Student's t-interval, mean ± t(1 - alpha/2, n-1) · s / √n (from 2 runs);
+- min and max: no interval (single numbers: the range is shown instead).
+Tail probabilities are exact integer sums up to EXACT_RANKS runs, and beyond that the
+incomplete beta function. Nothing is random: the same samples always give the same figures.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+import re
 from dataclasses import dataclass
+from fractions import Fraction
 
-STATS = ("median", "mean", "min", "max")
+STATS = ("median", "mean", "min", "max")  # the words; any pNN is a quantile too
+ALPHA = Fraction(1, 20)  # one interval alone is at 95 %
 LEVEL = 0.95
+EXACT_RANKS = 2000
+_QUANTILE = re.compile(r"^p([0-9]{1,2}(?:\.[0-9]{1,6})?)$")
+
+
+def quantile_of(stat: str) -> Fraction | None:
+    """The quantile a statistic names (median: 1/2, p99.9: 999/1000), or None for mean, min and max."""
+    if stat == "median":
+        return Fraction(1, 2)
+    m = _QUANTILE.match(stat)
+    if m is None:
+        return None
+    p = Fraction(m[1]) / 100
+    return p if 0 < p < 1 else None
+
+
+def is_stat(text: str) -> bool:
+    """Whether text is a statistic scorecard computes: median, mean, min, max or pNN (0 < NN < 100)."""
+    return text in STATS or quantile_of(text) is not None
 
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """A sample set reduced: the statistic, n, the range, and an interval where one applies."""
+    """A sample set reduced: the statistic, n, the range, and its interval where one applies.
+
+    For a quantile or a mean, low and high are the interval's ends at the level asked for, each None where the
+    runs cannot give it (needs_low/needs_high: how many runs would); min and max have no interval."""
 
     stat: str
     value: float
@@ -28,32 +58,122 @@ class Summary:
     highest: float
     low: float | None = None
     high: float | None = None
-    coverage: float | None = None  # the interval's confidence level (0.95, or less for a tiny median sample)
+    coverage: float | None = None  # the interval's exact confidence (at least level), where both ends exist
+    level: float = LEVEL
+    needs_low: int | None = None
+    needs_high: int | None = None
+
+    @property
+    def has_interval(self) -> bool:
+        """A quantile or a mean: judged by its interval (whose ends may be missing), not as a single number."""
+        return self.stat not in ("min", "max")
 
 
-def summarise(samples: list[float], stat: str = "median") -> Summary:
-    """The statistic of samples (non-empty) and its confidence interval."""
+def summarise(samples: list[float], stat: str = "median", alpha: Fraction = ALPHA) -> Summary:
+    """The statistic of samples (non-empty) and its confidence interval at 1 - alpha."""
     xs = sorted(samples)
     n = len(xs)
     lowest, highest = xs[0], xs[-1]
-    if stat == "min":
-        return Summary(stat, lowest, n, lowest, highest)
-    if stat == "max":
-        return Summary(stat, highest, n, lowest, highest)
+    level = float(1 - alpha)
+    if stat in ("min", "max"):
+        return Summary(stat, lowest if stat == "min" else highest, n, lowest, highest, level=level)
     if stat == "mean":
         mean = _mean(xs, lowest, highest)
         if n < 2:
-            return Summary(stat, mean, n, lowest, highest)
+            return Summary(stat, mean, n, lowest, highest, level=level, needs_low=2, needs_high=2)
         scale = max(abs(lowest), abs(highest)) or 1.0  # scaled, so that squaring huge runs cannot overflow
         sd = scale * math.sqrt(math.fsum(((x - mean) / scale) ** 2 for x in xs) / (n - 1))
-        half = t_quantile(1 - (1 - LEVEL) / 2, n - 1) * sd / math.sqrt(n)
-        return Summary(stat, mean, n, lowest, highest, mean - half, mean + half, LEVEL)
-    mid = n // 2
-    median = xs[mid] if n % 2 else _midpoint(xs[mid - 1], xs[mid])
-    if n < 2:
-        return Summary("median", median, n, lowest, highest)
-    k, coverage = median_rank(n)
-    return Summary("median", median, n, lowest, highest, xs[k - 1], xs[n - k], coverage)
+        half = t_quantile(1 - float(alpha) / 2, n - 1) * sd / math.sqrt(n)
+        return Summary(stat, mean, n, lowest, highest, mean - half, mean + half, level, level)
+    p = quantile_of(stat)
+    if p is None:
+        raise ValueError(f"not a statistic: {stat!r}")
+    lo, u, coverage = order_interval(n, p, alpha)
+    return Summary(stat, quantile(xs, p), n, lowest, highest, None if lo is None else xs[lo - 1],
+                   None if u is None else xs[u - 1], coverage, level,
+                   None if lo is not None else runs_needed(p, alpha, "low"),
+                   None if u is not None else runs_needed(p, alpha, "high"))
+
+
+def quantile(xs: list[float], p: Fraction) -> float:
+    """The p-quantile of sorted xs by linear interpolation between order statistics (numpy's default)."""
+    h = (len(xs) - 1) * p
+    j = math.floor(h)
+    if j + 1 >= len(xs):
+        return xs[-1]
+    a, b, frac = xs[j], xs[j + 1], float(h - j)
+    if frac == 0.5:
+        return _midpoint(a, b)
+    point = a + frac * (b - a)
+    if math.isinf(point):
+        point = a * (1 - frac) + b * frac
+    return min(max(point, a), b)  # rounding never takes it outside [a, b]
+
+
+@functools.lru_cache(maxsize=1024)
+def order_interval(n: int, p: Fraction, alpha: Fraction = ALPHA) -> tuple[int | None, int | None, float | None]:
+    """(lo, u, coverage): the ranks of the equal-tailed interval [x(lo), x(u)] for the p-quantile of n runs at
+    1 - alpha; an end is None where no rank has its tail within alpha/2, and coverage None unless both exist."""
+    half = alpha / 2
+    if n > EXACT_RANKS:
+        return _order_interval_large(n, float(p), float(half))
+    a, d = p.numerator, p.denominator
+    cumulative, c = [0], 1  # cumulative[j] = d^n P(B <= j-1), from C(n, i) a^i (d-a)^(n-i)
+    for i in range(n + 1):
+        cumulative.append(cumulative[-1] + c * a ** i * (d - a) ** (n - i))
+        c = c * (n - i) // (i + 1)
+    total = cumulative[-1]  # d^n
+
+    def within(tail: int) -> bool:  # tail / d^n <= alpha / 2, exactly
+        return tail * half.denominator <= half.numerator * total
+
+    lo = next((r for r in range(n, 0, -1) if within(cumulative[r])), None)  # P(B <= lo-1) = cumulative[lo] / d^n
+    u = next((r for r in range(1, n + 1) if within(total - cumulative[r])), None)  # P(B >= u)
+    coverage = None if lo is None or u is None else float(Fraction(cumulative[u] - cumulative[lo], total))
+    return lo, u, coverage
+
+
+def _order_interval_large(n: int, p: float, half: float) -> tuple[int | None, int | None, float | None]:
+    """order_interval beyond EXACT_RANKS runs, by bisection on the incomplete beta function's tails."""
+    def below(j: int) -> float:  # P(B <= j)
+        return incomplete_beta(n - j, j + 1, 1 - p) if j < n else 1.0
+
+    def above(j: int) -> float:  # P(B >= j)
+        return incomplete_beta(j, n - j + 1, p) if j > 0 else 1.0
+
+    lo = _last(1, n, lambda r: below(r - 1) <= half)
+    u = _first(1, n, lambda r: above(r) <= half)
+    coverage = None if lo is None or u is None else 1 - below(lo - 1) - above(u)
+    return lo, u, coverage
+
+
+def _last(lo: int, hi: int, ok) -> int | None:
+    """The largest r in [lo, hi] with ok(r), for ok true up to some point and false after."""
+    if not ok(lo):
+        return None
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid - 1)
+    return lo
+
+
+def _first(lo: int, hi: int, ok) -> int | None:
+    """The smallest r in [lo, hi] with ok(r), for ok false up to some point and true after."""
+    if not ok(hi):
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ok(mid) else (mid + 1, hi)
+    return lo
+
+
+def runs_needed(p: Fraction, alpha: Fraction, end: str) -> int:
+    """The fewest runs whose p-quantile interval at 1 - alpha has the given end ("low" or "high")."""
+    tail = (1 - p) if end == "low" else p  # the end exists once the tail beyond the extreme run is within alpha/2
+    n = max(1, math.floor(math.log(alpha / 2) / math.log(tail)) - 2)
+    while tail ** n > alpha / 2:
+        n += 1
+    return n
 
 
 def _mean(xs: list[float], lowest: float, highest: float) -> float:
@@ -64,42 +184,6 @@ def _mean(xs: list[float], lowest: float, highest: float) -> float:
         return 0.0
     mean = scale * (math.fsum(x / scale for x in xs) / len(xs))
     return min(max(mean, lowest), highest)
-
-
-def median_rank(n: int) -> tuple[int, float]:
-    """(k, coverage): the order statistics x(k) and x(n+1-k) bound the median with that exact coverage.
-
-    k is the largest rank with coverage >= 95%; when none has (n <= 5), k is 1 (the range).
-    Exact binomial sums for n up to EXACT_RANKS; beyond, the same tail from the incomplete beta
-    function, starting at the normal approximation (exact integers would take minutes at 10^6 runs).
-    """
-    if n > EXACT_RANKS:
-        return _median_rank_large(n)
-    total = 2 ** n
-    k, tail, term = 1, 1, 1  # tail: C(n,0) + ... + C(n,k-1), i.e. P(B <= k-1) * 2^n for B ~ Binomial(n, 1/2)
-    best = (1, 1 - 2 * tail / total)
-    while k + 1 <= n // 2:
-        term = term * (n - k + 1) // k  # C(n, k)
-        if 2 * (tail + term) * 20 > total:  # the next rank's coverage would fall below 95%
-            break
-        k, tail = k + 1, tail + term
-        best = (k, 1 - 2 * tail / total)
-    return best
-
-
-EXACT_RANKS = 2000
-
-
-def _median_rank_large(n: int) -> tuple[int, float]:
-    def coverage(k: int) -> float:  # 1 - 2 P(B <= k-1), B ~ Binomial(n, 1/2)
-        return 1 - 2 * incomplete_beta(n - k + 1, k, 0.5)
-
-    k = max(1, int(n / 2 - 1.959964 * math.sqrt(n) / 2))
-    while k > 1 and coverage(k) < LEVEL:
-        k -= 1
-    while k + 1 <= n // 2 and coverage(k + 1) >= LEVEL:
-        k += 1
-    return k, coverage(k)
 
 
 def t_quantile(p: float, df: int) -> float:

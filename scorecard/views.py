@@ -57,12 +57,17 @@ def measured_detail(d: ResolvedDimension) -> str:
     s = m.summary
     interval = None if m.low is None or m.high is None else fmt_range(m.low, m.high, m.unit, m.value)
     if m.interval_from == "artifact" and interval:
-        return f"interval {interval} reported by the artifact"
+        level = f"{fmt_percent(m.level)} " if m.level else ""
+        return f"{level}interval {interval} reported by the artifact"
     if s is None:
         return ""
     runs = f"{s.stat} of n = {s.n} runs"
     if m.interval_from == "ci" and interval:
-        return f"{runs}; {fmt_percent(m.coverage or 0)} CI {interval}"
+        return f"{runs}; {fmt_percent(s.level)} CI {interval}"
+    if m.missing_end is not None:
+        end, needed = m.missing_end
+        return (f"{runs}; range {fmt_range(s.lowest, s.highest, m.unit, m.value)}; too few runs for the "
+                f"{fmt_percent(s.level)} interval's {end} end (it needs {needed})")
     return f"{runs}; range {fmt_range(s.lowest, s.highest, m.unit, m.value)}"
 
 

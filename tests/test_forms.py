@@ -269,3 +269,99 @@ def test_entries_that_differ_are_never_pooled_as_runs(commands):
 ])
 def test_values_from_different_places_are_not_runs(data, query, accepted):
     assert accepted_as_runs(data, query) is accepted
+
+
+# --- quantiles with exact intervals ------------------------------------------------------------------
+
+def type7(xs, p):
+    """numpy's default quantile, written independently: linear interpolation between order statistics."""
+    xs = sorted(xs)
+    h = (len(xs) - 1) * p
+    lo = int(h)
+    return xs[lo] if lo + 1 >= len(xs) else xs[lo] + (h - lo) * (xs[lo + 1] - xs[lo])
+
+
+@pytest.mark.parametrize(("stat", "level", "end", "runs"), [
+    ("median", "0.95", "low", 6), ("median", "0.95", "high", 6), ("p99", "0.95", "high", 368),
+    ("p99", "0.975", "high", 437), ("p99", "0.95", "low", 1), ("p90", "0.95", "high", 36),
+    ("p99.9", "0.95", "high", 3688),
+])
+def test_runs_an_interval_end_needs(stat, level, end, runs):
+    from fractions import Fraction
+
+    from scorecard import stats
+
+    p, alpha = stats.quantile_of(stat), 1 - Fraction(level)
+    assert stats.runs_needed(p, alpha, end) == runs
+    at = stats.summarise([float(i) for i in range(runs)], stat, alpha)
+    below = stats.summarise([float(i) for i in range(runs - 1)], stat, alpha) if runs > 1 else None
+    assert (at.low if end == "low" else at.high) is not None
+    if below is not None:
+        assert (below.low if end == "low" else below.high) is None
+
+
+@given(st.lists(st.integers(-1000, 1000), min_size=1, max_size=80),
+       st.sampled_from(["median", "p10", "p25", "p75", "p90", "p99", "p99.9", "p0.5"]))
+def test_a_quantile_is_numpys_and_its_interval_covers_at_least_the_level(xs, stat):
+    """Property: the point is type 7 (numpy's default); the interval's ends are order statistics whose exact
+    binomial coverage is at least the level, and each end is the farthest-in rank whose tail is within alpha/2."""
+    from fractions import Fraction
+    from math import comb
+
+    from scorecard import stats
+
+    runs = [float(x) for x in xs]
+    p = stats.quantile_of(stat)
+    s = stats.summarise(runs, stat)
+    assert s.value == pytest.approx(type7(runs, float(p)), rel=1e-12, abs=1e-9)
+    n = len(runs)
+
+    def below(j):  # P(B <= j)
+        return sum(comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(j + 1))
+
+    lo, hi, cov = stats.order_interval(n, p)
+    if lo is not None:
+        assert below(lo - 1) <= Fraction(1, 40) and (lo == n or below(lo) > Fraction(1, 40))
+    else:
+        assert below(0) > Fraction(1, 40)
+    if hi is not None:
+        assert 1 - below(hi - 1) <= Fraction(1, 40) and (hi == 1 or 1 - below(hi - 2) > Fraction(1, 40))
+        if lo is not None:
+            assert cov >= 0.95 - 1e-12 and sorted(runs)[lo - 1] <= s.high
+    else:
+        assert p ** n > Fraction(1, 40)
+
+
+# --- like for like ------------------------------------------------------------------------------------
+
+@given(st.sampled_from(["median", "mean", "min", "max", "p90", "p99", "p50", None]),
+       st.sampled_from(["median", "mean", "min", "max", "p90", "p99", None]),
+       st.booleans())
+def test_no_lead_rests_on_a_statistic_other_than_the_bars(ours, bar, runs):
+    """Property (d): a lead stands only on the bar's statistic, or, with none stated, on a median or a mean (a
+    single value that names no statistic and stands among none passes too)."""
+    from scorecard import like
+
+    if ours is None and runs:
+        return
+    key = "value" if ours is None else f"{ours}_ms"
+    data = {"entry": {key: 1.0, "count": 3}}
+    problem = like.check([(ours if runs else None, "/entry/" + key, data, ("entry", key), ("result",))], bar, "leads")
+    ok = (ours is None or like.same(ours, bar)) if bar is not None else ours in (None, "median", "mean", "p50")
+    assert (problem is None) == ok, (ours, bar, runs, problem)
+
+
+@pytest.mark.parametrize(("entry", "key", "code"), [
+    ({"median": 1.0, "max": 2.0}, "median", None), ({"median": 1.0, "max": 2.0}, "max", "SC321"),
+    ({"ttft_ms": 1.0, "p99_ttft_ms": 2.0}, "ttft_ms", "SC321"),  # a value naming no statistic, among others
+    ({"ttft_ms": 1.0, "p99_itl_ms": 2.0}, "ttft_ms", None),  # another quantity's statistic does not count
+    ({"real_time": 7.5, "aggregate_name": "stddev"}, "real_time", "SC321"),
+    ({"real_time": 600.0, "aggregate_name": "median"}, "real_time", None),
+    ({"x": 0.0122, "aggregate_name": "cv"}, "x", "SC321"), ({"iqr": 3.0}, "iqr", "SC321"),
+    ({"mean_ttft_ms": 3.0, "std_ttft_ms": 1.0}, "mean_ttft_ms", None),
+])
+def test_a_value_names_its_statistic_by_its_key_or_a_member_beside_it(entry, key, code):
+    from scorecard import like
+
+    problem = like.check([(None, key, {"e": entry}, ("e", key), ("result",))], None, "leads")
+    assert (problem.code if problem else None) == code

@@ -47,11 +47,22 @@ def test_unknown_units_compare_only_with_their_own_spelling(text):
 
 # --- statistics -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("n,k,coverage", [(5, 1, 0.9375), (6, 1, 0.96875), (10, 2, 0.978515625),
-                                          (20, 6, 0.95861), (100, 40, 0.96480)])
+@pytest.mark.parametrize("n,k,coverage", [(6, 1, 0.96875), (10, 2, 0.978515625), (20, 6, 0.95861),
+                                          (100, 40, 0.96480), (2000, 956, 0.95345), (2001, 957, 0.95087)])
 def test_median_interval_ranks_match_the_binomial_tables(n, k, coverage):
-    got_k, got_cov = stats.median_rank(n)
-    assert got_k == k and got_cov == pytest.approx(coverage, abs=1e-5)
+    from fractions import Fraction
+
+    low, high, got_cov = stats.order_interval(n, Fraction(1, 2))
+    assert (low, high) == (k, n + 1 - k) and got_cov == pytest.approx(coverage, abs=1e-5)
+
+
+def test_five_runs_give_no_median_interval():
+    """A change from the range with 93.75 % coverage: at 95 % the median's interval needs 6 runs."""
+    from fractions import Fraction
+
+    assert stats.order_interval(5, Fraction(1, 2)) == (None, None, None)
+    s = stats.summarise([1.0, 2.0, 3.0, 4.0, 5.0])
+    assert (s.low, s.high, s.needs_low, s.needs_high) == (None, None, 6, 6)
 
 
 @pytest.mark.parametrize("df,t", [(1, 12.7062), (2, 4.3027), (5, 2.5706), (9, 2.2622), (29, 2.0452), (1000, 1.9623)])

@@ -304,7 +304,7 @@ def test_template_cache_is_used_and_changes_no_byte(tmp_path):
 def test_values_from_tool_output_read_as_a_person_writes_them(example_site):
     page = text_of((example_site / "tool-output/index.html").read_text())
     # hyperfine's runs in seconds against a bar in ms: the median, scaled, with n and its interval
-    assert "Measured: 81.2 ms (median of n = 12 runs; 96.1% CI 79.3–83.8 ms)" in page
+    assert "Measured: 81.2 ms (median of n = 12 runs; 95% CI 79.3–83.8 ms)" in page
     assert "32.3% ahead of the bar" in page
     assert "at $.results[0].times" in page
     # a pytest-benchmark entry found by name, in µs like its bar
@@ -314,7 +314,7 @@ def test_values_from_tool_output_read_as_a_person_writes_them(example_site):
     assert "fak = 1,380 tok/s , read from evidence/sample/tools/serving-compare.json at /fak/peak_tok_s" in page
     assert "Measured: 0.75x" in page and "25% behind the bar" in page
     # an interval the artifact reports
-    assert "1.41 s (interval 1.37–1.47 s reported by the artifact)" in page
+    assert "1.41 s (99% interval 1.37–1.47 s reported by the artifact)" in page
     data = json.loads((example_site / "tool-output/data.json").read_text())
     ratio = next(d for d in data["dimensions"] if d["id"] == "peak-decode-vs-sglang")["measured"]
     assert ratio["expr"] == "fak / sglang" and ratio["inputs"]["sglang"]["value"] == 1840.0
