@@ -249,7 +249,7 @@ def check_level(level: float | None, loc: Loc, k: int) -> float:
     """An artifact's interval is used only at a stated level of at least 1 - 0.05/k (k intervals in the verdict)."""
     need = 1 - stats.ALPHA / k
     if level is None:
-        raise refuse("SC320", loc, "low: and high: name an interval without its confidence level",
+        raise refuse("SC320", loc + ("low",), "low: and high: name an interval without its confidence level",
                      f"add level: with the confidence the tool states for it (asv's is 0.99); a verdict needs at "
                      f"least {float(need):.4g}")
     if Fraction(repr(level)) < need:
