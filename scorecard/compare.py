@@ -220,8 +220,8 @@ def _g(x: float) -> str:
 def _interval_words(m: Measurement) -> str:
     if m.interval_from == "artifact":
         return f"{percent(m.level)} interval the artifact reports" if m.level else "interval the artifact reports"
-    level = m.summary.level if m.summary else stats.LEVEL
-    return f"{percent(level)} confidence interval of the {m.summary.stat if m.summary else 'value'}"
+    what = m.summary.stat if m.summary else ("formula (through its inputs' intervals)" if m.expr else "value")
+    return f"{percent(m.level or stats.LEVEL)} confidence interval of the {what}"
 
 
 def percent(level: float) -> str:
@@ -232,13 +232,16 @@ def percent(level: float) -> str:
 def _reaches(m: Measurement, c: Comparison, which: str) -> str:
     """'reaches the bar', or, where the runs cannot give that end, how many runs it would take."""
     margin_at = c.worst if which == "worst" else c.best
-    if margin_at is None or math.isfinite(margin_at) or m.summary is None:
+    if margin_at is None or math.isfinite(margin_at):
         return "reaches the bar"
     lower_is_better = c.better == "lower"
     end = ("high" if lower_is_better else "low") if which == "worst" else ("low" if lower_is_better else "high")
+    needed = m.needs_low if end == "low" else m.needs_high
+    level = percent(m.level or stats.LEVEL)
+    if m.summary is None:
+        return f"has no {end} end: an input's runs cannot give it at {level} (it needs {needed} runs)"
     s = m.summary
-    needed = s.needs_low if end == "low" else s.needs_high
-    return f"has no {end} end: {s.n} runs cannot give it at {percent(s.level)} (the {s.stat} needs {needed})"
+    return f"has no {end} end: {s.n} runs cannot give it at {level} (the {s.stat} needs {needed})"
 
 
 def _shown(m: Measurement, c: Comparison) -> str:

@@ -150,3 +150,54 @@ def _combine(a: Dims, b: Dims, sign: int) -> Dims:
     for base, exp in b:
         out[base] = out.get(base, 0) + sign * exp
     return tuple(sorted((k, v) for k, v in out.items() if v))
+
+
+Interval = tuple[float, float]  # (low, high) in base units; -inf or inf where an end does not exist
+
+
+def evaluate_interval(tree: ast.Expression, inputs: dict[str, Interval]) -> Interval:
+    """The formula's interval from its inputs' intervals: the natural interval extension, each step rounded
+    outward, so that it contains the formula's value at every point inside the inputs' intervals (a name that
+    repeats may make it wider than the exact range, never narrower). A divisor whose interval holds 0 gives
+    an unbounded interval."""
+    return _interval(tree.body, inputs)
+
+
+def _out(low: float, high: float) -> Interval:
+    if math.isnan(low) or math.isnan(high):
+        return -math.inf, math.inf
+    return math.nextafter(low, -math.inf), math.nextafter(high, math.inf)
+
+
+def _interval(node: ast.expr, inputs: dict[str, Interval]) -> Interval:
+    if isinstance(node, ast.Name):
+        return inputs[node.id]
+    if isinstance(node, ast.Call):
+        args = [_interval(arg, inputs) for arg in node.args]
+        n = len(args)
+        if isinstance(node.func, ast.Name) and node.func.id == "mean":
+            return _out(math.fsum(a for a, _ in args) / n, math.fsum(b for _, b in args) / n)
+        return _out(_geomean([max(a, 0.0) for a, _ in args]), _geomean([b for _, b in args]))
+    if isinstance(node, ast.UnaryOp):
+        low, high = _interval(node.operand, inputs)
+        return (-high, -low) if isinstance(node.op, ast.USub) else (low, high)
+    assert isinstance(node, ast.BinOp)
+    (a, b), (c, d) = _interval(node.left, inputs), _interval(node.right, inputs)
+    if isinstance(node.op, ast.Add):
+        return _out(a + c, b + d)
+    if isinstance(node.op, ast.Sub):
+        return _out(a - d, b - c)
+    if isinstance(node.op, ast.Div):
+        if c <= 0 <= d:
+            return -math.inf, math.inf
+        c, d = 1 / d, 1 / c
+    products = [x * y for x in (a, b) for y in (c, d)]
+    return _out(min(products), max(products))
+
+
+def _geomean(values: list[float]) -> float:
+    if any(v == 0 for v in values):
+        return 0.0
+    if any(math.isinf(v) for v in values):
+        return math.inf
+    return math.exp(math.fsum(math.log(v) for v in values) / len(values))

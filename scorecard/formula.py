@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from . import algebra
-from .selection import refuse
+from .selection import Problem, refuse
 
 HINT = ("write the formula that means what it says, with each input once where it counts: a ratio a / b, a reduction "
         "(theirs - ours) / theirs, an average mean(a, b); units do any scaling")
@@ -61,3 +61,39 @@ def _poly(p: algebra.Poly, names: list[str]) -> str:
         parts.append(("- " if c < 0 else "+ ") + term)
     text = " ".join(parts)
     return text[2:] if text.startswith("+ ") else "-" + text[2:]
+
+
+def check_shape(result) -> None:
+    """Refuse a derived result that also names a selection of its own, or lacks expr: or inputs:."""
+    loc = ("result",)
+    for key in ("evidence", "pointer", "path", "stat", "low", "high", "level"):
+        if getattr(result, key) is not None:
+            raise refuse("SC208", loc + (key,), f"a derived value (expr:) takes its numbers from inputs:, so "
+                         f"{key}: does not belong here",
+                         f"move {key}: into one of the inputs, or remove expr: and inputs:")
+    if result.expr is None or not result.inputs:
+        raise refuse("SC208", loc + ("inputs" if result.expr is not None else "expr",),
+                     "a derived value needs both expr: and at least one input under inputs:",
+                     "write expr: a / b and inputs: {a: {evidence: ..., pointer: ...}, b: {...}}")
+
+
+def check_inputs(result, used: list[str], problems: list[Problem]) -> None:
+    """SC315 for an input expr does not use; SC314 for a name that is no input; SC318 for an input with no unit."""
+    loc = ("result",)
+    for name in sorted(set(result.inputs) - set(used)):
+        problems.append(Problem("SC315", loc + ("inputs", name), f"input '{name}' is not used by expr "
+                                    f"'{result.expr.strip()}'", "use it in the expression, or remove it"))
+    for name in used:
+        if name not in result.inputs:
+            raise refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}' uses '{name}', which is not "
+                         f"one of the inputs ({', '.join(sorted(result.inputs))})",
+                         f"add {name}: under inputs:, or fix the name in expr:")
+    for name in used:
+        if result.inputs[name].unit is None:
+            raise refuse("SC318", loc + ("inputs", name), f"input '{name}' states no unit",
+                         "add unit: to the input (the artifact's unit, or x for a plain ratio): units do a formula's "
+                         "scaling, so each input's must be known")
+
+
+LITERAL_HINT = ("let the units do the scaling: (theirs - ours) / theirs with unit: \"%\" is a reduction in percent, "
+                "ms to s is a unit; for an average of workloads write mean(a, b) or geomean(a, b)")

@@ -57,6 +57,8 @@ class Measurement:
     interval_from: str = ""  # "ci" (computed), "artifact" (named by low/high), or ""
     expr: str | None = None
     level: float | None = None  # the confidence the interval was taken at (computed) or is stated at (artifact)
+    needs_low: int | None = None  # where a computed interval has no low (high) end: the runs that end needs
+    needs_high: int | None = None
 
     @property
     def n(self) -> int:
@@ -71,12 +73,11 @@ class Measurement:
     @property
     def missing_end(self) -> tuple[str, int] | None:
         """Where an end of a computed interval does not exist: ('low' or 'high', runs it needs); the low end first."""
-        s = self.summary
-        if s is None or self.interval_from != "ci":
+        if self.interval_from != "ci":
             return None
-        if s.needs_low is not None:
-            return "low", s.needs_low
-        return ("high", s.needs_high) if s.needs_high is not None else None
+        if self.needs_low is not None:
+            return "low", self.needs_low
+        return ("high", self.needs_high) if self.needs_high is not None else None
 
 
 @dataclass(slots=True)
@@ -126,12 +127,12 @@ def _selector(spec, loc: Loc) -> tuple[str, str, Loc]:
 
 
 def _source(spec, get: GetArtifact, loc: Loc, evidence: str, name: str | None = None,
-            unit: str | None = None) -> Source:
+            unit: str | None = None, alpha: Fraction = stats.ALPHA) -> Source:
     art = _artifact(evidence, get, loc + ("evidence",))
     kind, selector, sel_loc = _selector(spec, loc)
     values, runs, where = numbers(art, kind, selector, sel_loc)
     check_stated_unit(art, where, unit, loc, selector)
-    summary = stats.summarise(values, getattr(spec, "stat", None) or "median") if runs else None
+    summary = stats.summarise(values, getattr(spec, "stat", None) or "median", alpha) if runs else None
     if summary is not None and not all(math.isfinite(v) for v in (summary.value, summary.low or 0, summary.high or 0)):
         raise refuse("SC308", sel_loc, f"{kind} '{selector}' in {evidence} names runs too large to summarise "
                      "(their spread overflows a double)", "record the runs in a unit that keeps them below 1e300")
@@ -241,7 +242,7 @@ def _selected(result, get: GetArtifact) -> Measurement:
             return Measurement(src.value, result.unit, (src,))
         s = src.summary
         return Measurement(s.value, result.unit, (src,), s, s.low, s.high, "ci" if s.has_interval else "",
-                           level=s.level)
+                           level=s.level, needs_low=s.needs_low, needs_high=s.needs_high)
     return _with_interval(result, get, src)
 
 
@@ -286,24 +287,12 @@ def _with_interval(result, get: GetArtifact, src: Source) -> Measurement:
     return Measurement(src.value, result.unit, (src,), None, low, high, "artifact", level=level)
 
 
-def _derived_shape(result) -> None:
-    """Refuse a derived result that also names a selection of its own, or lacks expr: or inputs:."""
-    loc = ("result",)
-    for key in ("evidence", "pointer", "path", "stat", "low", "high", "level"):
-        if getattr(result, key) is not None:
-            raise refuse("SC208", loc + (key,), f"a derived value (expr:) takes its numbers from inputs:, so "
-                         f"{key}: does not belong here",
-                         f"move {key}: into one of the inputs, or remove expr: and inputs:")
-    if result.expr is None or not result.inputs:
-        raise refuse("SC208", loc + ("inputs" if result.expr is not None else "expr",),
-                     "a derived value needs both expr: and at least one input under inputs:",
-                     "write expr: a / b and inputs: {a: {evidence: ..., pointer: ...}, b: {...}}")
-
-
 def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
     from . import expr as expressions
 
-    _derived_shape(result)
+    from .formula import LITERAL_HINT, check_definition, check_inputs, check_shape
+
+    check_shape(result)
     loc = ("result",)
     try:
         tree = expressions.parse(result.expr)
@@ -313,51 +302,68 @@ def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
         raise refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}': {exc}",
                      "use + - * /, parentheses, mean(a, b) and the names under inputs:") from None
     used = expressions.names(tree)
-    _check_inputs(result, used, out)
-    from .formula import check_definition
-
+    check_inputs(result, used, out.problems)
     check_definition(tree, result.expr.strip())
-    sources, quantities = [], {}
-    seen: dict[tuple[str, tuple[tuple[str | int, ...], ...]], str] = {}
-    for name in used:
-        spec = result.inputs[name]
-        src = _source(spec, get, loc + ("inputs", name), spec.evidence, name, spec.unit)
-        place = (spec.evidence, src.places)
-        if place in seen:
-            raise refuse("SC317", loc + ("inputs", name), f"inputs '{seen[place]}' and '{name}' read the same "
-                         f"values ({src.cited}): they are one input",
-                         f"use {seen[place]} for both in expr:, and remove {name}")
-        seen[place] = name
-        sources.append(src)
-        quantities[name] = expressions.Quantity.of(src.value, units.parse(spec.unit))
+    sources = _input_sources(result, used, get)
+    quantities = {src.name: expressions.Quantity.of(src.value, units.parse(src.unit)) for src in sources
+                  if src.name is not None}
     try:
         value = expressions.evaluate(tree, quantities)
     except expressions.ExprError as exc:
         raise refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}': {exc}",
                      "check the inputs' values and units") from None
-    return Measurement(_in_result_unit(result, value), result.unit, tuple(sources), expr=" ".join(result.expr.split()))
+    text = " ".join(result.expr.split())
+    with_interval = [src for src in sources if src.summary is not None and src.summary.has_interval]
+    if not with_interval:
+        return Measurement(_in_result_unit(result, value), result.unit, tuple(sources), expr=text)
+    return _derived_interval(result, tree, value, sources, with_interval, text)
 
 
-def _check_inputs(result, used: list[str], out: Reading) -> None:
-    """SC315 for an input expr does not use; SC314 for a name that is no input; SC318 for an input with no unit."""
+def _input_sources(result, used: list[str], get: GetArtifact) -> list[Source]:
+    """Each input read, its runs summarised at 1 - 0.05/k, k the inputs whose runs give an interval."""
     loc = ("result",)
-    for name in sorted(set(result.inputs) - set(used)):
-        out.problems.append(Problem("SC315", loc + ("inputs", name), f"input '{name}' is not used by expr "
-                                    f"'{result.expr.strip()}'", "use it in the expression, or remove it"))
-    for name in used:
-        if name not in result.inputs:
-            raise refuse("SC314", loc + ("expr",), f"expr '{result.expr.strip()}' uses '{name}', which is not "
-                         f"one of the inputs ({', '.join(sorted(result.inputs))})",
-                         f"add {name}: under inputs:, or fix the name in expr:")
-    for name in used:
-        if result.inputs[name].unit is None:
-            raise refuse("SC318", loc + ("inputs", name), f"input '{name}' states no unit",
-                         "add unit: to the input (the artifact's unit, or x for a plain ratio): units do a formula's "
-                         "scaling, so each input's must be known")
+
+    def read_all(alpha: Fraction) -> list[Source]:
+        return [_source(result.inputs[name], get, loc + ("inputs", name), result.inputs[name].evidence, name,
+                        result.inputs[name].unit, alpha) for name in used]
+
+    sources = read_all(stats.ALPHA)
+    k = sum(1 for src in sources if src.summary is not None and src.summary.has_interval)
+    if k > 1:
+        sources = read_all(stats.ALPHA / k)
+    seen: dict[tuple[str, tuple[tuple[str | int, ...], ...]], str] = {}
+    for src in sources:
+        place = (src.evidence, src.places)
+        if place in seen:
+            raise refuse("SC317", loc + ("inputs", str(src.name)), f"inputs '{seen[place]}' and '{src.name}' read "
+                         f"the same values ({src.cited}): they are one input",
+                         f"use {seen[place]} for both in expr:, and remove {src.name}")
+        seen[place] = str(src.name)
+    return sources
 
 
-LITERAL_HINT = ("let the units do the scaling: (theirs - ours) / theirs with unit: \"%\" is a reduction in percent, "
-                "ms to s is a unit; for an average of workloads write mean(a, b) or geomean(a, b)")
+def _derived_interval(result, tree, value, sources: list[Source], with_interval: list[Source],
+                      text: str) -> Measurement:
+    """A derived value with the interval its inputs' intervals give it through the formula."""
+    from . import expr as expressions
+
+    ends = {}
+    for src in sources:
+        factor = units.parse(src.unit or "x").factor
+        s = src.summary
+        low, high = ((s.low, s.high) if s is not None and s.has_interval else (src.value, src.value))
+        ends[str(src.name)] = (-math.inf if low is None else low * factor, math.inf if high is None else high * factor)
+    low, high = expressions.evaluate_interval(tree, ends)
+    target = units.parse(result.unit).factor
+    counts = [n for src in with_interval if src.summary is not None
+              for n in (src.summary.needs_low, src.summary.needs_high) if n is not None]
+    needs = max(counts, default=None)
+    level = with_interval[0].summary.level if with_interval[0].summary else stats.LEVEL
+    return Measurement(_in_result_unit(result, value), result.unit, tuple(sources), expr=text,
+                       low=None if math.isinf(low) else math.nextafter(low / target, -math.inf),
+                       high=None if math.isinf(high) else math.nextafter(high / target, math.inf),
+                       interval_from="ci", level=level,
+                       needs_low=needs if math.isinf(low) else None, needs_high=needs if math.isinf(high) else None)
 
 
 def _in_result_unit(result, value) -> float:

@@ -59,11 +59,15 @@ def measured_detail(d: ResolvedDimension) -> str:
     if m.interval_from == "artifact" and interval:
         level = f"{fmt_percent(m.level)} " if m.level else ""
         return f"{level}interval {interval} reported by the artifact"
-    if s is None:
+    if s is None:  # a formula: its interval through its inputs' intervals, where they have one
+        if m.interval_from == "ci" and interval:
+            return f"{fmt_percent(m.level or 0.95)} CI {interval}, through the inputs' intervals"
+        if m.missing_end is not None:
+            return f"too few runs in an input for the {fmt_percent(m.level or 0.95)} interval"
         return ""
     runs = f"{s.stat} of n = {s.n} runs"
     if m.interval_from == "ci" and interval:
-        return f"{runs}; {fmt_percent(s.level)} CI {interval}"
+        return f"{runs}; {fmt_percent(m.level or s.level)} CI {interval}"
     if m.missing_end is not None:
         end, needed = m.missing_end
         return (f"{runs}; range {fmt_range(s.lowest, s.highest, m.unit, m.value)}; too few runs for the "

@@ -365,3 +365,63 @@ def test_a_value_names_its_statistic_by_its_key_or_a_member_beside_it(entry, key
 
     problem = like.check([(None, key, {"e": entry}, ("e", key), ("result",))], None, "leads")
     assert (problem.code if problem else None) == code
+
+
+# --- noise reaches the result ---------------------------------------------------------------------------
+
+positive = st.floats(min_value=0.01, max_value=1e6, allow_nan=False)
+
+
+@given(formulas(), st.lists(st.tuples(positive, positive, st.floats(0, 1)), min_size=3, max_size=3))
+def test_a_derived_interval_contains_the_formula_at_every_point_inside_its_inputs(text, boxes):
+    """Property (b): the natural interval extension, rounded outward, holds the formula's exact value at points
+    inside the inputs' intervals (evaluated exactly in rationals)."""
+    import ast as pyast
+    from fractions import Fraction
+
+    from scorecard import expr
+
+    tree = expr.parse(text)
+    intervals, point = {}, {}
+    for name, (x, y, t) in zip("abc", boxes, strict=True):
+        low, high = min(x, y), max(x, y)
+        intervals[name] = (low, high)
+        point[name] = Fraction(low) + (Fraction(high) - Fraction(low)) * Fraction(t)
+    low, high = expr.evaluate_interval(tree, intervals)
+
+    def exact(node):
+        if isinstance(node, pyast.Name):
+            return point[node.id]
+        a, b = exact(node.left), exact(node.right)
+        if isinstance(node.op, pyast.Div):
+            if b == 0:
+                raise ZeroDivisionError
+            return a / b
+        return {pyast.Add: a + b, pyast.Sub: a - b, pyast.Mult: a * b}[type(node.op)]
+
+    try:
+        value = exact(tree.body)
+    except ZeroDivisionError:
+        return
+    assert (low == -float("inf") or Fraction(low) <= value) and (high == float("inf") or value <= Fraction(high))
+
+
+def test_two_inputs_over_runs_are_each_taken_at_97_5_percent(tmp_path):
+    """k = 2 intervals in one verdict: each at 1 - 0.05/2, and the interval shown is labelled with that level."""
+    import json
+
+    from scorecard import measure
+    from scorecard.evidence import Artifact
+    from scorecard.model import Result
+
+    data = {"a": [float(x) for x in range(100, 120)], "b": [float(x) for x in range(50, 70)]}
+    art = Artifact("evidence/r.json", data)
+    result = Result.model_validate({"unit": "x", "expr": "a / b", "inputs": {
+        "a": {"evidence": "evidence/r.json", "pointer": "/a", "unit": "req/s"},
+        "b": {"evidence": "evidence/r.json", "pointer": "/b", "unit": "req/s"}}})
+    reading = measure.read(result, lambda rel: art)
+    m = reading.measurement
+    assert m is not None and m.level == pytest.approx(0.975) and m.interval_from == "ci"
+    assert all(src.summary is not None and src.summary.level == pytest.approx(0.975) for src in m.sources)
+    assert m.low is not None and m.high is not None and m.low < m.value < m.high
+    assert json.dumps(m.level)
