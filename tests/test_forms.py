@@ -425,3 +425,26 @@ def test_two_inputs_over_runs_are_each_taken_at_97_5_percent(tmp_path):
     assert all(src.summary is not None and src.summary.level == pytest.approx(0.975) for src in m.sources)
     assert m.low is not None and m.high is not None and m.low < m.value < m.high
     assert json.dumps(m.level)
+
+
+# --- honest claims keep validating ------------------------------------------------------------------
+
+def test_every_honest_form_validates_and_is_really_judged(tmp_path):
+    """The forms issue 29 names as honest validate as leads; and each is judged, not waved through: the same
+    record claiming trails is refused."""
+    import shutil
+
+    from scorecard import pipeline
+
+    from conftest import LEDGERS
+
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "good" / "honest-forms", root)
+    result, _ = pipeline.validate(root)
+    assert result.findings == [] and result.dimension_count == 7
+    for record in sorted((root / "claims" / "forms").glob("[!_]*.yaml")):
+        text = record.read_text()
+        record.write_text(text.replace("status: leads", "status: trails"))
+        found, _ = pipeline.validate(root)
+        assert {f.code for f in found.findings} & {"SC502", "SC506"}, record.name
+        record.write_text(text)
