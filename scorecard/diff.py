@@ -116,6 +116,11 @@ def compare(old: Side, new: Side) -> list[Change]:
             lines = _changed(old, new, a, b)
             if lines:
                 changes.append(Change(dim_id, b.file, "changed", lines))
+    tol_a, tol_b = old.result.ledger.settings.parity_tolerance, new.result.ledger.settings.parity_tolerance
+    if tol_a != tol_b:
+        changes.append(Change(SETTINGS_FILE, SETTINGS_FILE, "changed", [f"typed choice changed: parity_tolerance: "
+                                                                        f"{tol_a:g} → {tol_b:g} (every verdict it "
+                                                                        "flips is listed with its dimension)"]))
     for file in sorted(new.errors.keys() - {c.file for c in changes} - {d.file for d in new.dims.values()}):
         if file not in old.errors:
             changes.append(Change(Path(file).stem, file, "invalid", [f"now invalid: {e}" for e in new.errors[file]]))
@@ -147,6 +152,7 @@ def _changed(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord) -> li
     if ma.claim != mb.claim:
         lines.append(f"claim “{ma.claim}” → “{mb.claim}”")
     lines += _sota(ma.sota, mb.sota)
+    lines += _typed_choices(old, new, a, b)
     other = [k for k in ("title", "why", "leaders", "note", "trace", "order") if getattr(ma, k) != getattr(mb, k)]
     if other:
         lines.append("also changed: " + ", ".join(other))
@@ -163,6 +169,45 @@ def _sota(sa: Sota, sb: Sota) -> list[str]:
     if sa.source != sb.source or sa.date != sb.date:
         lines.append(f"SOTA source {sa.source} ({sa.date}) → {sb.source} ({sb.date})")
     return lines
+
+
+def typed_choices(dim) -> dict[str, str]:
+    """Every choice typed into a record that can change its verdict: units, selections, statistics, the formula,
+    better, and the bar's statistic (parity_tolerance is the ledger's, in scorecard.yaml)."""
+    out = {"sota.better": dim.sota.better or "", "sota.stat": dim.sota.stat or ""}
+    result = dim.result
+    if result is None:
+        return out
+    out.update(measure.described(result))
+    for rel, kind, selector in measure.selections(result):
+        out[f"selection {rel}#{kind}"] = selector
+    return {k: v for k, v in out.items() if v}
+
+
+def _typed_choices(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord) -> list[str]:
+    """Each typed choice that changed, and the verdict it flips (where the bar and the value can be compared)."""
+    ca, cb = typed_choices(a.model), typed_choices(b.model)
+    tol_a, tol_b = old.result.ledger.settings.parity_tolerance, new.result.ledger.settings.parity_tolerance
+    lines = [f"typed choice changed: {key}: {ca.get(key, '(none)')} → {cb.get(key, '(none)')}"
+             for key in sorted(ca.keys() | cb.keys()) if ca.get(key) != cb.get(key)]
+    if not lines and tol_a == tol_b:
+        return []
+    before, after = _verdict(old, a, tol_a), _verdict(new, b, tol_b)
+    if before is not None and after is not None and before != after:
+        why = "" if lines else f" (parity_tolerance {tol_a:g} → {tol_b:g})"
+        lines.append(f"verdict flips: {before} → {after} against the bar{why}")
+    return lines
+
+
+def _verdict(side: Side, d: DimensionRecord, tolerance: float) -> str | None:
+    """Where the measured value stands against the bar (ahead, level, behind), or None when it cannot be said."""
+    from . import compare as comparing
+
+    m = side.values.get(d.id)
+    if m is None or d.model.sota.value is None:
+        return None
+    c = comparing.compare(m, d.model.sota, tolerance)
+    return None if c is None or c.not_finite() else c.standing
 
 
 def _review(a: DimensionRecord, b: DimensionRecord) -> list[str]:

@@ -166,3 +166,30 @@ def test_merge_base_compares_a_branch_with_where_it_started(tmp_path):
     assert f"between {start[:7]} (merge base of main and pr) and pr" in proc.stdout
     proc = run_cli("diff", "--merge-base", "main", "nosuch", cwd=top)
     assert proc.returncode == 2 and "no merge base of 'main' and 'nosuch'" in proc.stderr
+
+
+def test_typed_choices_and_the_verdicts_they_flip(tmp_path):
+    """Issue 29, item 9: a change to a unit, a selection, a statistic, a formula, better, the bar's statistic or
+    parity_tolerance is named, with every verdict it flips."""
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    git(root, "init", "-q")
+    commit(root, "start")
+    (root / "scorecard.yaml").write_text((root / "scorecard.yaml").read_text() + "parity_tolerance: 0.25\n")
+    commit(root, "tolerance")
+    edit(root / "claims/core/alpha.yaml", "better: higher", "better: lower")
+    edit(root / "claims/core/alpha.yaml", "pointer: /runs/0/rps", "path: $.runs[0].rps")
+    edit(root / "scorecard.yaml", "parity_tolerance: 0.25\n", "parity_tolerance: 0.1\n")
+    commit(root, "choices")
+
+    changes = diff(root, "start", "tolerance")
+    assert changes["scorecard.yaml"]["lines"] == [
+        "typed choice changed: parity_tolerance: 0.05 → 0.25 (every verdict it flips is listed with its dimension)"]
+    assert "verdict flips: ahead → level against the bar (parity_tolerance 0.05 → 0.25)" in changes["alpha"]["lines"]
+    assert "beta" not in changes  # no number: no verdict to flip
+
+    lines = diff(root, "tolerance", "choices")["alpha"]["lines"]
+    assert "typed choice changed: sota.better: higher → lower" in lines
+    assert "typed choice changed: selection evidence/run.json#path: (none) → $.runs[0].rps" in lines
+    assert "typed choice changed: selection evidence/run.json#pointer: /runs/0/rps → (none)" in lines
+    assert "verdict flips: level → behind against the bar" in lines  # 1.2x, lower is better, beyond 10 %
