@@ -1,15 +1,16 @@
 """`scorecard diff`: what a change does to the ledger, in a reviewer's words.
 
 Each side is a revision of the git repository holding the ledger (or the working tree). A
-revision's ledger is extracted with `git archive` and checked by the same pipeline as
-`validate`, so values that change only through an evidence file are seen too.
+revision's ledger is written out from its committed blobs' exact bytes, read by object id (no
+attributes, filters, textconv or export rules apply, and no program from any git config runs),
+and checked by the same pipeline as `validate`, so values that change only through an evidence
+file are seen too.
 """
 
 from __future__ import annotations
 
-import io
 import json
-import tarfile
+import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,29 +45,47 @@ def repo_prefix(root: Path) -> tuple[Path, str]:
 
 
 def _checkout(top: Path, prefix: str, rev: str, dest: Path) -> Path:
-    """The ledger as it was at rev, extracted into dest."""
+    """The ledger as it was at rev, written into dest from the committed blobs' exact bytes.
+
+    Read by object id (`git ls-tree`, `git cat-file --batch`), never through `git archive` or a
+    checkout: those apply the revision's own .gitattributes (export-ignore, export-subst) and run
+    the filters its config names, so a pull request could hide a file from the diff or run a program.
+    """
     try:
         commit = _git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], top).decode().strip()
     except DiffError:
         raise DiffError(f"unknown revision '{rev}'") from None
-    archive = _git(["archive", "--format=tar", commit, "--", prefix or "."], top)
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(dest, filter=_regular_only)
+    listing = _git(["ls-tree", "-r", "-z", "--full-tree", commit, "--", prefix or "."], top)
+    entries: list[tuple[str, str, str]] = []
+    for entry in listing.split(b"\0"):
+        head, _, raw = entry.partition(b"\t")
+        parts = head.split()
+        if len(parts) == 3 and parts[1] == b"blob":
+            entries.append((parts[0].decode(), parts[2].decode(), raw.decode("utf-8", "surrogateescape")))
+    with git.BlobReader(top) as blobs:
+        for mode, sha, rel in entries:
+            _write_entry(dest, rel, mode, blobs.read(sha))
     root = dest / prefix if prefix else dest
     if not (root / SETTINGS_FILE).is_file():
         raise DiffError(f"revision '{rev}' has no ledger at {prefix or 'the repository root'}")
     return root
 
 
-def _regular_only(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
-    """Extract folders, regular files and links that stay inside; a committed symlink that is
-    absolute or leaves the ledger is left out (the revision then reads as missing that file)."""
-    if not (member.isreg() or member.isdir() or member.issym() or member.islnk()):
-        return None
-    try:
-        return tarfile.data_filter(member, dest)
-    except tarfile.FilterError:
-        return None
+def _write_entry(dest: Path, path: str, mode: str, data: bytes | None) -> None:
+    """One committed file under dest: a regular file with its exact bytes, or a symlink that stays inside dest
+    (an absolute link, one that leaves, or a missing blob is left out: the revision then reads as missing it)."""
+    target = dest / path
+    if data is None or ".." in Path(path).parts or Path(path).is_absolute() or ".git" in Path(path).parts:
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if mode == "120000":
+        link = data.decode("utf-8", "surrogateescape")
+        resolved = os.path.normpath(os.path.join(os.path.dirname(path), link))
+        if Path(link).is_absolute() or resolved.startswith(".."):
+            return
+        target.symlink_to(link)
+        return
+    target.write_bytes(data)
 
 
 @dataclass(slots=True)
@@ -110,6 +129,8 @@ def compare(old: Side, new: Side) -> list[Change]:
         if a is None:
             assert b is not None
             changes.append(Change(dim_id, b.file, "added", _added(new, b)))
+        elif b is None and a.file in new.errors:  # still there, but no longer a valid record
+            changes.append(Change(dim_id, a.file, "invalid", [f"now invalid: {e}" for e in new.errors[a.file]]))
         elif b is None:
             changes.append(Change(dim_id, a.file, "removed", [f"was {a.model.status}: {a.model.claim}"]))
         else:

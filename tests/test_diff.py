@@ -193,3 +193,54 @@ def test_typed_choices_and_the_verdicts_they_flip(tmp_path):
     assert "typed choice changed: selection evidence/run.json#path: (none) → $.runs[0].rps" in lines
     assert "typed choice changed: selection evidence/run.json#pointer: /runs/0/rps → (none)" in lines
     assert "verdict flips: level → behind against the bar" in lines  # 1.2x, lower is better, beyond 10 %
+
+
+def test_diff_reads_the_committed_bytes_and_runs_no_program_from_any_config(tmp_path):
+    """Issue 26: the pull request's .gitattributes (export-ignore, export-subst, a filter, a textconv) and the
+    repository's config (filters, textconv, external diff, fsmonitor, hooks, pager, credential helper) change
+    nothing and run nothing: the diff sees the dimension validate and build publish, with the committed bytes."""
+    from scorecard import diff as diffing
+
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    git(root, "init", "-q")
+    commit(root, "start")
+    shutil.copy(LEDGERS / "base/claims/core/alpha.yaml", root / "claims/core/hidden.yaml")
+    edit(root / "evidence/run.json", '"flags"', '"subst": "$Format:%H%x22$", "flags"')
+    (root / ".gitattributes").write_text("claims/core/hidden.yaml export-ignore\n.gitattributes export-ignore\n"
+                                         "evidence/run.json export-subst\n* filter=x diff=x\n")
+    commit(root, "pr")
+    marker = tmp_path / "marker"
+    program = f"sh -c 'echo ran >> {marker}; cat'"
+    for key, value in [("filter.x.smudge", program), ("filter.x.clean", program), ("filter.x.required", "true"),
+                       ("diff.x.textconv", program), ("diff.external", program), ("core.fsmonitor", program),
+                       ("core.pager", program), ("core.hooksPath", str(tmp_path)), ("credential.helper", program)]:
+        git(root, "config", key, value)
+    for hook in ("post-checkout", "pre-commit", "post-commit", "reference-transaction", "post-index-change"):
+        (tmp_path / hook).write_text(f"#!/bin/sh\necho {hook} >> {marker}\n")
+        (tmp_path / hook).chmod(0o755)
+
+    changes = diff(root, "start", "pr")
+    assert not marker.exists(), marker.read_text()
+    assert changes["hidden"]["kind"] == "added"  # export-ignore no longer hides it from the reviewer
+    written = diffing._checkout(root, "", "pr", tmp_path / "out")
+    for rel in ("evidence/run.json", ".gitattributes", "claims/core/hidden.yaml"):
+        assert (written / rel).read_bytes() == (root / rel).read_bytes(), rel  # no export-subst, no filter
+    # Every other reader of history: the same repository runs nothing either.
+    for args in (["history"], ["history", "alpha"], ["build", "--history", "--out", str(tmp_path / "site")],
+                 ["review", "alpha", "--dry-run"], ["diff", "start"]):
+        proc = run_cli(*args, cwd=root)
+        assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, (args, proc.stderr)
+    assert not marker.exists(), marker.read_text()
+
+
+def test_a_record_made_invalid_reads_now_invalid_not_removed(tmp_path):
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    git(root, "init", "-q")
+    commit(root, "start")
+    edit(root / "claims/core/alpha.yaml", "why:", "whyy: typo\nwhy:")
+    commit(root, "typo")
+    change = diff(root, "start", "typo")["alpha"]
+    assert change["kind"] == "invalid"
+    assert change["lines"] and all(line.startswith("now invalid: SC202") for line in change["lines"])
