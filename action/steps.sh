@@ -32,7 +32,8 @@ step_validate() {
   if [ "$status" -eq 0 ]; then
     echo "**scorecard validate:** no errors${strict:+ (strict: no warnings either)}." | summary
   else
-    echo "**scorecard validate:** the ledger has problems; see the annotations and the log of this step." | summary
+    # The findings themselves (the first 20 and a count), every ledger text inert in a code span.
+    scorecard validate --root "$root" --format markdown "${strict[@]}" | summary
   fi
   return 0
 }
@@ -45,7 +46,7 @@ step_diff() {
          "${GITHUB_EVENT_PATH:?}") || { echo "scorecard: no pull_request.base.sha in the event" >&2; return 1; }
   local file="$out_dir/scorecard-diff.md"
   if ! scorecard diff --root "$root" --merge-base "$base" HEAD --format markdown > "$file" 2> "$out_dir/diff.err"; then
-    { echo "**scorecard diff** could not compare with the base:"; echo; echo '```'; cat "$out_dir/diff.err"; echo '```'; } > "$file"
+    { echo "**scorecard diff** could not compare with the base:"; echo; echo '~~~~~~~~'; tr -d '~' < "$out_dir/diff.err"; echo '~~~~~~~~'; } > "$file"
   fi
   summary < "$file"
   output diff-file "$file"

@@ -23,6 +23,7 @@ from . import measure, wording
 from .model import Sota, value_word
 from .load import SETTINGS_FILE
 from .numfmt import fmt_value
+from .report import md_code
 
 
 class DiffError(UserError):
@@ -297,19 +298,17 @@ def as_text(old: str, new: str, changes: list[Change]) -> str:
 
 
 def as_markdown(old: str, new: str, changes: list[Change]) -> str:
-    """Markdown ready to paste as a pull-request comment."""
+    """Markdown ready to paste as a pull-request comment: every text from the ledger (ids, file names, titles,
+    claims, values, messages) sits in a code span, where it cannot open a link, an image, raw HTML, a heading
+    or a mention."""
     if not changes:
-        return f"**scorecard:** no dimension changed between `{old}` and `{new}`.\n"
+        return f"**scorecard:** no dimension changed between {md_code(old)} and {md_code(new)}.\n"
     out = [f"### scorecard: {len(changes)} dimension{'s' if len(changes) != 1 else ''} changed", "",
-           f"Between `{old}` and `{new}`.", ""]
+           f"Between {md_code(old)} and {md_code(new)}.", ""]
     for c in changes:
-        out.append(f"- **{c.kind}** `{c.id}` (`{c.file}`)")
-        out += [f"  - {_md_escape(line)}" for line in c.lines]
+        out.append(f"- **{c.kind}** {md_code(c.id)} ({md_code(c.file)})")
+        out += [f"  - {md_code(line)}" for line in c.lines]
     return "\n".join(out) + "\n"
-
-
-def _md_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_").replace("<", "&lt;").replace("|", "\\|")
 
 
 def as_json(old: str, new: str, changes: list[Change]) -> str:

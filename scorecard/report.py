@@ -28,7 +28,18 @@ def json_safe(text: str) -> str:
     # json.dumps escapes C0 controls; C1 and the bidi overrides pass through with ensure_ascii=False.
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
-FORMATS = ("text", "json", "github", "sarif")
+FORMATS = ("text", "json", "github", "sarif", "markdown")
+MARKDOWN_LIMIT = 20  # findings listed in a job summary; the rest are counted
+
+
+def md_code(text: str) -> str:
+    """text as a Markdown code span that nothing inside can end: no link, image, raw HTML, heading or emphasis
+    opens from it, and GitHub links no @mention, #issue or bare www. address in it. Control characters and
+    newlines show as escapes (\\n), so a name cannot start a block of its own."""
+    flat = _UNSAFE_LINE.sub(_escape, text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t"))
+    longest = max((len(run) for run in re.findall("`+", flat)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {flat} {fence}"
 JSON_VERSION = 1
 
 
@@ -113,6 +124,21 @@ def sarif(findings: list[Finding], dimensions: int, prefix: str = "", version: s
     return json_safe(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"
 
 
+def markdown(findings: list[Finding], dimensions: int) -> str:
+    """For a job summary or a comment: the summary line, then the first findings (file:line, code, message), each
+    ledger text inert in a code span, and how many more there are."""
+    head = f"**scorecard validate:** {summary(findings, dimensions)}."
+    if not findings:
+        return head + "\n"
+    lines = [head, ""]
+    for f in findings[:MARKDOWN_LIMIT]:
+        lines.append(f"- {f.severity} {f.code} at {md_code(f'{f.file}:{f.line}:{f.col}')}: {md_code(f.message)}"
+                     + (f" (hint: {md_code(f.hint)})" if f.hint else ""))
+    if len(findings) > MARKDOWN_LIMIT:
+        lines.append(f"- … and {len(findings) - MARKDOWN_LIMIT} more: see the annotations and the log")
+    return "\n".join(lines) + "\n"
+
+
 def render(fmt: str, findings: list[Finding], dimensions: int, style=None, prefix: str = "", version: str = "") -> str:
     """The report in the chosen format."""
     if fmt == "json":
@@ -121,4 +147,6 @@ def render(fmt: str, findings: list[Finding], dimensions: int, style=None, prefi
         return github(findings, dimensions, prefix)
     if fmt == "sarif":
         return sarif(findings, dimensions, prefix, version)
+    if fmt == "markdown":
+        return markdown(findings, dimensions)
     return text(findings, dimensions, style)

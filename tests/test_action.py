@@ -75,7 +75,10 @@ def test_validate_annotates_and_keeps_going_so_the_summary_is_written(tmp_path, 
     alpha = root / "claims/core/alpha.yaml"
     alpha.write_text(alpha.read_text().replace("status: leads", "status: trails"))
     status, summary, outputs, log = runner(tmp_path / "2", root, "validate")
-    assert status == 0 and outputs["validate-status"] == "1" and "has problems" in summary
+    assert status == 0 and outputs["validate-status"] == "1"
+    # The findings themselves in the summary, each ledger text in a code span.
+    assert "**scorecard validate:** 1 error in 2 dimensions." in summary
+    assert "- error SC502 at ` claims/core/alpha.yaml:10:9 `: ` status is trails, but the result is" in summary
     assert "::error file=claims/core/alpha.yaml,line=10" in log
     verdict = subprocess.run(["bash", str(STEPS), "verdict"], cwd=root, capture_output=True, text=True,
                              env={**os.environ, "VALIDATE_STATUS": "1"})
@@ -100,7 +103,7 @@ def test_diff_on_a_pull_request_compares_with_the_merge_base(tmp_path, repo):
     status, summary, outputs, _ = runner(tmp_path, root, "diff", base=tip)  # the event names main's tip
     assert status == 0
     written = Path(outputs["diff-file"]).read_text()
-    assert written == summary and "`alpha`" in written and "`beta`" not in written
+    assert written == summary and "` alpha `" in written and "` beta `" not in written
     assert "12 req/s → 12.5 req/s" in written
     assert f"merge base of {tip}" in written
 

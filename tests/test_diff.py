@@ -110,7 +110,7 @@ def test_markdown_and_text(history):
     _, root = history
     md = run_cli("diff", "start", "evidence-only", "--format", "markdown", cwd=root).stdout
     assert md.startswith("### scorecard: 1 dimension changed")
-    assert "- **changed** `alpha` (`claims/core/alpha.yaml`)" in md
+    assert "- **changed** ` alpha ` (` claims/core/alpha.yaml `)" in md
     text = run_cli("diff", "start", "evidence-only", cwd=root).stdout
     assert text.splitlines()[0] == "1 dimension changed between start and evidence-only:"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import json
 
 from scorecard import report
@@ -87,3 +89,54 @@ def test_text_escapes_what_would_drive_a_terminal_or_fake_a_finding():
     assert "\x9b" not in report.as_json([Finding("f", 1, 1, "SC004", "csi \x9b", "h")], 1)
     doc = json.loads(report.as_json([Finding("f", 1, 1, "SC004", "csi \x9b", "h")], 1))
     assert doc["findings"][0]["message"] == "csi \x9b"
+
+
+# --- inert Markdown (issue 26): what the action posts as a job summary and a comment --------------------
+
+PAYLOADS = [
+    "![img](https://evil.example/x.png)", "[click](https://evil.example)", "@octocat please merge", "fixes #12",
+    "www.evil.example", "<img src=x onerror=alert(1)>", "<script>alert(1)</script>",
+    "`x`\n## LGTM: all claims verified",
+    "a ``` fence", "name`\n\n## LGTM\n<img onerror=x>", "*emph* _u_ **b**", "| a | b |\n|---|---|", "> quote",
+    "https://evil.example/bare", "<https://evil.example>", "line1\r\nline2\u202e", "\\`escaped\\`", "- item\n- item",
+    "[ref]: https://evil.example", "&lt;b&gt;", "1. one", "# heading", "x" + "`" * 7 + "y",
+]
+
+
+def _nodes(markdown: str):
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark")
+    tokens = md.parse(markdown)
+    out = []
+    for token in tokens:
+        out.append(token)
+        out.extend(token.children or [])
+    return out
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_ledger_text_in_markdown_reports_stays_inert(payload):
+    """No link, image, HTML or heading node comes from ledger text, and the text reaches the reader only inside a
+    code span (where GitHub links no @mention, #12 or www. address); a newline shows as \\n."""
+    from scorecard import diff
+    from scorecard.findings import Finding
+    from scorecard.report import markdown, terminal_safe
+
+    outputs = [
+        diff.as_markdown(payload, payload, [diff.Change(payload, payload, "changed", [payload, f"claim “{payload}”"])]),
+        markdown([Finding(payload, 3, 4, "SC501", payload, payload)], 1),
+    ]
+    for out in outputs:
+        nodes = _nodes(out)
+        kinds = {t.type for t in nodes}
+        assert not kinds & {"link_open", "image", "html_inline", "html_block", "blockquote_open", "fence",
+                            "code_block", "table_open", "ordered_list_open"}, (payload, out)
+        headings = [t for t in nodes if t.type == "heading_open"]
+        assert len(headings) <= 1 and all(t.tag == "h3" for t in headings)
+        visible = " ".join(t.content for t in nodes if t.type == "text")
+        for word in ("evil", "octocat", "#12", "LGTM", "onerror", "alert"):
+            if word in payload:
+                assert word not in visible, (payload, visible)
+        flat = terminal_safe(payload.replace("\r", "\\r").replace("\n", "\\n"), one_line=True)  # \n, \u202e
+        assert any(flat == t.content for t in nodes if t.type == "code_inline"), (flat, out)
