@@ -1,6 +1,7 @@
 """Like for like: which statistic a measured value is, and whether it may stand against the bar.
 
-A set of runs is the statistic `stat:` names (median by default). A single value names its
+A set of runs is the statistic `stat:` names (median by default); `best`, `fastest` and their opposites name an
+extreme run, whichever end it is. A single value names its
 statistic by a token of its key, split on `_`, `-` and `.` (`median_ttft_ms`, `p99_ms`,
 `max_tok_s`), or by a member beside it (`stat`, `aggregate_name`). The rules (SC321):
 
@@ -26,9 +27,11 @@ WORDS = {"median": "median", "med": "median", "mean": "mean", "avg": "mean", "av
          "minimum": "min", "max": "max", "maximum": "max", "std": "spread", "stddev": "spread", "stdev": "spread",
          "sd": "spread", "cv": "spread", "iqr": "spread", "q1": "spread", "q3": "spread", "var": "spread",
          "variance": "spread", "mad": "spread", "ld15iqr": "spread", "hd15iqr": "spread", "sem": "spread",
-         "stderr": "spread"}
+         "stderr": "spread", "best": "extreme", "worst": "extreme", "fastest": "extreme", "slowest": "extreme",
+         "lowest": "min", "highest": "max", "p0": "min", "p100": "max"}
 MEMBERS = ("stat", "aggregate_name")
-_SPLIT = re.compile(r"[_\-.]")
+_SPLIT = re.compile(r"[_\-.\s()\[\]/]+")
+_CAMEL = re.compile(r"[A-Za-z]?[0-9]+|[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _CENTRE = ("median", "mean")
 
 
@@ -44,7 +47,8 @@ def word_stat(word: str) -> str | None:
 
 
 def _tokens(key: str) -> list[str]:
-    return [t for t in _SPLIT.split(key) if t]
+    """A key's words: split on _ - . spaces and brackets, then camelCase (medianLatencyMs: median, Latency, Ms)."""
+    return [w for part in _SPLIT.split(key) if part for w in (_CAMEL.findall(part) or [part])]
 
 
 def named(data: JsonValue, place: Where) -> str | None:

@@ -4,6 +4,7 @@ value sits, and the unit the artifact states for it. Problems are values (a rule
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import cast
 
@@ -127,24 +128,49 @@ def _indexed(data: JsonValue, tokens: list[str]) -> Where:
     return tuple(out)
 
 
-UNIT_SUFFIXES = {"_ns": "ns", "_us": "us", "_ms": "ms"}
+# The time unit a key's last word states (latency_ms, latencyMs, "latency (ms)", ttft_msec, wall_seconds). A bare
+# "s" is seconds only after a word that is not itself counted per second (tok_s and B_s are rates).
+KEY_UNITS = {"ns": "ns", "nsec": "ns", "nanos": "ns", "us": "us", "µs": "µs", "μs": "µs", "usec": "us",
+             "micros": "us", "ms": "ms", "msec": "ms", "millis": "ms", "sec": "s", "secs": "s", "seconds": "s"}
+_RATE_WORDS = {"tok", "token", "tokens", "req", "request", "requests", "b", "kb", "mb", "gb", "byte", "bytes", "bit",
+               "bits", "op", "ops", "iter", "iters", "item", "items", "sample", "samples", "frame", "frames", "flops",
+               "q", "queries", "rows", "msg", "msgs", "per"}
+_WORDS = re.compile(r"[A-Z]?[a-zµμ]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def key_words(key: str) -> list[str]:
+    """A key's words, lowercased: latency_ms, latencyMs, "latency (ms)" and latency-ms are all [latency, ms]."""
+    return [w.lower() for w in _WORDS.findall(key)]
+
+
+def _key_unit(key: str) -> str | None:
+    words = key_words(key)
+    if not words:
+        return None
+    if words[-1] in KEY_UNITS:
+        return KEY_UNITS[words[-1]]
+    if words[-1] == "s" and len(words) > 1 and words[-2] not in _RATE_WORDS:
+        return "s"
+    return None
 
 
 def stated_unit(data: JsonValue, where: Where) -> tuple[str, str] | None:
-    """(unit, how it is stated) where the artifact states the unit of the value at where: a `unit` member of the
-    same object, or a key ending _ns, _us or _ms. A run inside an array is stated by the array's key and object."""
-    if where and isinstance(where[-1], int) and isinstance(value_at(data, where[:-1]), list):
-        where = where[:-1]  # one run of an array: the array is what has a key
-    if not where:
-        return None
-    key, parent = where[-1], value_at(data, where[:-1])
-    stated = parent.get("unit") if isinstance(parent, dict) else None
-    if isinstance(stated, str):
-        return stated, "the \"unit\" member beside it"
-    if isinstance(key, str):
-        for suffix, unit in UNIT_SUFFIXES.items():
-            if key.lower().endswith(suffix):
-                return unit, f"its key '{key}'"
+    """(unit, how it is stated) where the artifact states the unit of the value at where, nearest first: a `unit`
+    member of an object that holds it, or a key on its path whose last word is a time unit (latency_ms, latencyMs,
+    "latency (ms)", latency_sec). A run inside an array is stated by the array's key and object."""
+    place = where
+    while place:
+        if isinstance(place[-1], int):
+            place = place[:-1]  # one element of an array: the array is what has a key
+            continue
+        key, parent = place[-1], value_at(data, place[:-1])
+        stated = parent.get("unit") if isinstance(parent, dict) else None
+        if isinstance(stated, str) and key != "unit":
+            return stated, f"the \"unit\" member of {_name(place[:-1])}"
+        found = _key_unit(key)
+        if found is not None:
+            return found, f"the key '{key}'"
+        place = place[:-1]
     return None
 
 
@@ -175,11 +201,7 @@ def check_runs(data: JsonValue, where: list[Where], loc: Loc, selector: str, rel
     if len(set(where)) != len(where):
         raise _chosen(loc, selector, rel, "selects the same element more than once")
     if len(where) == 1:
-        place = where[0]
-        if place and isinstance(place[-1], int):
-            array = value_at(data, place[:-1])
-            if isinstance(array, list) and len(array) > 1 and all(is_number(v) for v in array):
-                raise _chosen(loc, selector, rel, f"picks run {place[-1]} of the {len(array)} in {_name(place[:-1])}")
+        _check_one_of_repetitions(data, where[0], loc, selector, rel)
         return
     _check_one_place(where, loc, selector, rel)
     picked: dict[Where, set[int]] = {}
@@ -190,6 +212,23 @@ def check_runs(data: JsonValue, where: list[Where], loc: Loc, selector: str, rel
     for array_at, indexes in sorted(picked.items(), key=lambda item: len(item[0])):
         if len(indexes) > 1:
             _check_array(data, array_at, indexes, where, loc, selector, rel)
+
+
+def _check_one_of_repetitions(data: JsonValue, place: Where, loc: Loc, selector: str, rel: str) -> None:
+    """A single value picked out of an array whose other elements are repetitions of it (the same string members,
+    the same path below: runs, or repeated entries) is a run chosen, not measured."""
+    for k, part in enumerate(place):
+        if not isinstance(part, int):
+            continue
+        array = value_at(data, place[:k])
+        if not isinstance(array, list) or len(array) < 2:
+            continue
+        rest, signature = place[k + 1:], _signature(array[part])
+        like = [i for i, entry in enumerate(array) if _signature(entry) == signature and _has(entry, rest)
+                and (rest or is_number(entry))]
+        if len(like) > 1:
+            what = "runs" if not rest else "repetitions"
+            raise _chosen(loc, selector, rel, f"picks one of the {len(like)} {what} in {_name(place[:k])}")
 
 
 def _check_one_place(where: list[Where], loc: Loc, selector: str, rel: str) -> None:

@@ -233,6 +233,7 @@ def _parse(text: str) -> Unit:
     factor, sign, terms = 1.0, 1, 0
     dims: dict[str, int] = {}
     family, counted = None, False
+    directions: dict[str, set[int]] = {}  # each base's exponent signs, term by term
     tokens = _tokens(text)
     expect_term = True
     for i, token in enumerate(tokens):
@@ -253,14 +254,30 @@ def _parse(text: str) -> Unit:
             factor *= f ** (power * sign)
         except OverflowError:
             raise UnitRefused("its scale overflows a double") from None
+        for base, exp in d:
+            directions.setdefault(base, set()).add(1 if exp * power * sign > 0 else -1)
         _multiply(dims, d, power * sign)
         family = fam if terms == 0 and power == 1 and sign == 1 else None
         terms += 1
         expect_term = False
     if expect_term and terms:
         raise UnitError(text)
+    _no_hidden_factor(text, directions, factor, terms, counted, dims)
     clean = tuple(sorted((b, e) for b, e in dims.items() if e))
     return Unit(text, factor, clean, True, family if terms == 1 and not counted else None)
+
+
+def _no_hidden_factor(text: str, directions: dict[str, set[int]], factor: float, terms: int, counted: bool,
+                      dims: dict[str, int]) -> None:
+    """Refuse a unit whose terms cancel a quantity against itself (kB/B, ks/s, MHz·ms: a typed ×1000 with no digit
+    in it), and a plain ratio other than x or % (x/%, %²)."""
+    cancelled = sorted(base for base, signs in directions.items() if len(signs) > 1)
+    if cancelled:
+        raise UnitRefused(f"{text} cancels {', '.join(cancelled)} between its terms, which leaves a bare factor; "
+                          "write the unit it reduces to")
+    ratio = not any(dims.values())
+    if ratio and (factor not in (1.0, 0.01) or ((terms > 1 or counted) and factor != 1.0)):
+        raise UnitRefused(f"{text} is a plain ratio scaled by {factor:g}: write it as x or %")
 
 
 def readable(value: float, unit: Unit) -> tuple[float, str]:

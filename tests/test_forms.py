@@ -474,3 +474,19 @@ def test_every_unit_the_docs_use_in_an_example_is_one_the_tool_knows():
                 found.append(("format.md", unit))
     bad = [(name, unit) for name, unit in found if not units.parse(unit).known or units.parse(unit).problem]
     assert bad == []
+
+
+@pytest.mark.parametrize("text", ["ks/s", "x/%", "%^-1", "MHz·ms", "MHz ms", "h/s", "h·Hz", "min/s", "kB/B", "Wh/J",
+                                  "GB/Mbit", "KiB/B", "s/ms", "ms/s", "tok/1k tok", "%²", "tok/tok", "kW h"])
+def test_a_unit_that_cancels_a_quantity_or_scales_a_ratio_is_refused(text):
+    """A hostile pass: prefixes that cancel (ks/s) plant a factor of 1000 with no digit in the unit."""
+    assert units.parse(text).problem is not None, text
+
+
+@given(st.lists(st.sampled_from(["ms", "s", "ks", "kB", "B", "MHz", "Hz", "h", "x", "%", "tok", "req", "/", "*", "per",
+                                 "1M", "Wh", "J", "W", "GiB", "Mbit"]), min_size=1, max_size=5))
+def test_an_accepted_ratio_is_x_or_percent(parts):
+    """Whatever is typed, a unit that parses as a plain ratio has the factor of x (1) or of % (0.01)."""
+    u = units.parse(" ".join(parts))
+    if u.known and u.problem is None and u.dims == ():
+        assert u.factor in (1.0, 0.01), parts
