@@ -53,6 +53,8 @@ MAGIC = b"scorecard-cache\n"
 DIGEST = 16  # bytes of a blake2b digest
 MAX_ENTRY_BYTES = 1 << 30  # a cache file larger than this is not read
 STALE_DAYS = 30  # a ledger's folder unused this long is removed
+DEFAULT_LIMIT_MB = 512  # the warm cache's bound across all ledgers; SCORECARD_CACHE_MB changes it
+SIZE_CHECK_SECONDS = 600  # the sizes are walked at most this often (the hook must stay fast)
 RENDER_LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py")  # what renders, beyond the code_digest
 
 
@@ -100,18 +102,44 @@ def ledger_folder(root: Path, create: bool = True) -> Path | None:
         os.utime(folder)  # used now: see evict
     except OSError:
         return None
-    evict(base)
+    evict(base, keep=folder)
     return folder
 
 
-def evict(base: Path) -> None:
-    """Remove the folders of ledgers not built or validated for STALE_DAYS (a ledger moved, a checkout gone)."""
+def limit_bytes() -> int:
+    """The warm cache's bound: SCORECARD_CACHE_MB megabytes (default DEFAULT_LIMIT_MB)."""
+    text = os.environ.get("SCORECARD_CACHE_MB", "").strip()
+    megabytes = int(text) if text.isdigit() else DEFAULT_LIMIT_MB
+    return megabytes * 1_000_000
+
+
+def evict(base: Path, keep: Path | None = None, limit: int | None = None) -> None:
+    """Remove the folders of ledgers not built or validated for STALE_DAYS (a ledger moved, a checkout gone); then,
+    at most every SIZE_CHECK_SECONDS, the least recently used ledgers' folders until all of them fit in the limit
+    (keep, the ledger being built, is never removed)."""
     now = time.time()
+    folders: list[tuple[float, str]] = []
     with contextlib.suppress(OSError):
         for entry in os.scandir(base):
-            if (entry.is_dir(follow_symlinks=False)
-                    and now - entry.stat(follow_symlinks=False).st_mtime > STALE_DAYS * 86400):
+            if not entry.is_dir(follow_symlinks=False):
+                continue
+            used = entry.stat(follow_symlinks=False).st_mtime
+            if now - used > STALE_DAYS * 86400:
                 shutil.rmtree(entry.path, ignore_errors=True)
+            elif keep is None or entry.path != str(keep):
+                folders.append((used, entry.path))
+    stamp = base / ".sized"
+    with contextlib.suppress(OSError):
+        if limit is None and stamp.exists() and now - stamp.stat().st_mtime < SIZE_CHECK_SECONDS:
+            return
+        stamp.touch()
+    bound = limit_bytes() if limit is None else limit
+    total = (_bytes_under(str(keep)) if keep is not None else 0) + sum(_bytes_under(path) for _, path in folders)
+    for _, path in sorted(folders):  # least recently used first
+        if total <= bound:
+            break
+        total -= _bytes_under(path)
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def usage(home: Path) -> list[tuple[str, int, int]]:

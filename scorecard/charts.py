@@ -7,11 +7,12 @@ and a dimension's value over time. Pure: numbers in, coordinates and labels out.
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from .markup import title_text
 from .compare import in_unit
+from .dates import utc, utc_date
 from .model import STATUSES, value_word
 from .numfmt import fmt_number, fmt_ratio, fmt_value
 from .views import STATUS_LABELS, measured_detail, standing_text
@@ -203,7 +204,7 @@ class _Timeline:
 def _date_ticks(t0: int, t1: int, x, left: float, right: float) -> list[int]:
     """Times of month (or day) starts between t0 and t1 to label, at least 70px from each other and the ends."""
     day = 86400
-    start = datetime.fromtimestamp(t0, tz=UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    start = utc(t0).replace(hour=0, minute=0, second=0, microsecond=0)
     monthly = t1 - t0 > 62 * day
     out: list[int] = []
     last = left + 70  # the start label's room
@@ -224,4 +225,4 @@ def _date_ticks(t0: int, t1: int, x, left: float, right: float) -> list[int]:
 
 
 def _day(t: int) -> str:
-    return datetime.fromtimestamp(t, tz=UTC).date().isoformat()
+    return utc_date(t).isoformat()

@@ -189,7 +189,10 @@ def cache(clear: bool) -> None:
     if not found:
         _echo(f"no cache in {home}")
         return
-    _echo(f"{home}: {_megabytes(total)}")
+    from .cache import limit_bytes
+
+    _echo(f"{home}: {_megabytes(total)} (the warm cache is kept within {_megabytes(limit_bytes())}, least recently "
+          "used ledgers removed first; set SCORECARD_CACHE_MB to change it)")
     for name, folders, size in found:
         kind = next((what for prefix, what in _CACHE_KINDS if name.startswith(prefix)), "from another version")
         _echo(f"  {name}: {kind.format(n=folders, s='' if folders == 1 else 's')}, {_megabytes(size)}")

@@ -17,8 +17,10 @@ import os
 import re
 import subprocess
 from dataclasses import dataclass, field
-from datetime import date, datetime, UTC
+from datetime import date, datetime
 from pathlib import Path
+
+from .dates import clamp_epoch, utc, utc_date
 
 
 class GitError(Exception):
@@ -96,7 +98,7 @@ class Commit:
     @property
     def when(self) -> datetime:
         """The commit time in UTC."""
-        return datetime.fromtimestamp(self.time, tz=UTC)
+        return utc(self.time)
 
 
 _NULL_BLOB = "0" * 40
@@ -125,7 +127,7 @@ def first_parent_log(top: Path, prefix: str, paths: list[str], rev: str = "HEAD"
     while i < n:
         token = tokens[i].lstrip(b"\n")
         if token.startswith(b"\x01"):
-            commits.append(Commit(token[1:].decode(), int(tokens[i + 1]), clean_subject(tokens[i + 2])))
+            commits.append(Commit(token[1:].decode(), clamp_epoch(int(tokens[i + 1])), clean_subject(tokens[i + 2])))
             i += 3
             continue
         if token.startswith(b":"):
@@ -209,7 +211,7 @@ def last_commit_date(root: Path, paths: list[str]) -> date | None:
         out = run(["log", "-1", "--format=%ct", "--", *(prefix + p for p in paths)], top).strip()
     except GitError:
         return None
-    return datetime.fromtimestamp(int(out), tz=UTC).date() if out.isdigit() else None
+    return utc_date(int(out)) if out.lstrip(b"-").isdigit() else None
 
 
 def blob_id(data: bytes) -> str:
@@ -239,7 +241,7 @@ def last_change_dates(root: Path, folder: str) -> dict[str, tuple[date, str]]:
             blobs[path.decode("utf-8", "replace")] = parts[2].decode()
     dates: dict[str, tuple[date, str]] = {}
     for stamp, names in log:
-        when = datetime.fromtimestamp(int(stamp), tz=UTC).date()
+        when = utc_date(int(stamp))
         for name in names:
             if name not in dates and name in blobs:
                 dates[name] = (when, blobs[name])  # the log is newest first: the first date seen is the last change

@@ -286,6 +286,11 @@ def stream_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
     if settings is None:
         findings.append(finding("SC001", SETTINGS_FILE, (1, 1), "scorecard.yaml is missing",
                                 "create scorecard.yaml with at least title: and subject:"))
+    site = root / "site"
+    if site.is_symlink():  # the default output folder: a link there would send a build anywhere on the machine
+        findings.append(finding("SC410", "site", (1, 1), f"site is a symlink (to {os.readlink(site)}): build and "
+                                "serve refuse to write through it", "remove the link from the repository (site/ is "
+                                "generated and belongs in .gitignore), or build with an explicit --out DIR"))
     claims = root / "claims"
     folders: list[_Folder] = []
     if _linked_inside(claims, real_root, "claims", findings):

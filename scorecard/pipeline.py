@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from datetime import date, datetime, UTC
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .dates import utc_date
 from .check import CheckResult, check
 from .evidence import ArtifactStore
 from .cache import ParsedFiles, RenderedPages, ledger_folder
@@ -24,7 +25,7 @@ def source_date() -> date | None:
     """The date SOURCE_DATE_EPOCH names, or None when it is not set."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch.isdigit():
-        return datetime.fromtimestamp(int(epoch), tz=UTC).date()
+        return utc_date(int(epoch))
     return None
 
 

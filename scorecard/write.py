@@ -29,7 +29,12 @@ class OutputRefused(UserError):
 
 
 def check_output(root: Path, out: Path) -> None:
-    """Refuse an output folder that is the ledger, holds it, is one of its sources, or is foreign."""
+    """Refuse an output folder that is the ledger, holds it, is one of its sources, or is foreign; and the default
+    site/ when the ledger makes it a symlink (a pull request could point it at any folder on the machine). An
+    explicit --out arrives resolved: where it leads is the user's choice."""
+    if out.is_symlink():
+        raise OutputRefused(f"refusing to write the site through {out}: it is a symlink (to "
+                            f"{os.readlink(out)}); the output folder must be a real folder, or give --out")
     root, out = root.resolve(), out.resolve()
     if out == root or root.is_relative_to(out):
         raise OutputRefused(f"refusing to write the site to {out}: it is (or holds) the ledger root")

@@ -221,7 +221,8 @@ def test_the_cache_command_shows_each_cache_and_clears_them_all(ledger, tmp_path
     proc = run_cli("cache", env=env)
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0
-    assert lines[0] == f"{home}: {sum(sizes.values()) / 1e6:.1f} MB"
+    assert lines[0] == (f"{home}: {sum(sizes.values()) / 1e6:.1f} MB (the warm cache is kept within 512.0 MB, least "
+                        "recently used ledgers removed first; set SCORECARD_CACHE_MB to change it)")
     assert f"  builds-1: the warm cache of 1 ledger, {sizes['builds-1'] / 1e6:.1f} MB" in lines
     assert any(line.startswith("  templates-") and "compiled templates" in line for line in lines)
     proc = run_cli("cache", "--clear", env=env)
@@ -250,3 +251,37 @@ def test_the_cache_command_follows_no_symlink(tmp_path):
     proc = run_cli("cache", "--clear", env=env)
     assert proc.returncode == 1 and "was not removed: it is not a folder of this user's" in proc.stderr
     assert (elsewhere / "templates-x" / "keep.bin").is_file()
+
+
+def test_the_warm_cache_is_bounded_least_recently_used_ledgers_first(tmp_path, monkeypatch):
+    """Issue 26: the warm cache grew without bound (152 ledgers, 322 MB in a day). Over the limit, the least recently
+    used ledgers' folders go first, and the ledger being built never does."""
+    import os
+    import time
+
+    from scorecard import cache
+
+    base = tmp_path / "builds"
+    now = time.time()
+    for i, name in enumerate(["old", "middle", "recent", "current"]):
+        folder = base / name
+        (folder / "pages").mkdir(parents=True)
+        (folder / "pages" / "part.bin").write_bytes(b"x" * 400_000)
+        os.utime(folder, (now - 3600 * (4 - i), now - 3600 * (4 - i)))
+    cache.evict(base, keep=base / "current", limit=1_000_000)  # 1.6 MB held: two must go
+    assert sorted(p.name for p in base.iterdir() if p.is_dir()) == ["current", "recent"]
+    cache.evict(base, keep=base / "current", limit=0)
+    assert sorted(p.name for p in base.iterdir() if p.is_dir()) == ["current"]  # never the one being built
+    monkeypatch.setenv("SCORECARD_CACHE_MB", "7")
+    assert cache.limit_bytes() == 7_000_000
+    monkeypatch.setenv("SCORECARD_CACHE_MB", "lots")
+    assert cache.limit_bytes() == cache.DEFAULT_LIMIT_MB * 1_000_000
+
+
+def test_scorecard_cache_shows_the_bound(tmp_path):
+    from conftest import run_cli
+
+    home = tmp_path / "cachehome"
+    (home / "scorecard" / "builds-x" / "one").mkdir(parents=True)
+    proc = run_cli("cache", env={"XDG_CACHE_HOME": str(home), "SCORECARD_CACHE_MB": "64"})
+    assert proc.returncode == 0 and "kept within 64.0 MB" in proc.stdout, proc.stdout + proc.stderr

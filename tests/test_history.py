@@ -307,3 +307,28 @@ def test_history_chart_has_a_date_axis_with_labels_apart():
     assert len(dates) >= 2 and all(d.endswith("-01") for _, d in dates)  # month starts
     xs = [c["ticks"]["left"]] + [px for px, _ in dates] + [c["width"] - 8]
     assert all(b - a >= 70 for a, b in zip(xs, xs[1:], strict=False))
+
+
+@pytest.mark.parametrize("stamp", ["@299999999999 +0000", "@9999999999999 +0000"])
+def test_a_commit_dated_after_the_year_9999_is_clamped_never_an_internal_error(tmp_path, stamp):
+    """Issue 26: a commit dated in the year 11476 made build, build --history, history and the action's build step
+    exit 3 ("year 11476 is out of range")."""
+    import shutil
+    import subprocess
+
+    from conftest import LEDGERS, run_cli
+
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.org", "HOME": str(root), "PATH": "/usr/bin:/bin",
+           "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "far future"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, env=env)
+    for args in (["build"], ["build", "--history", "--out", str(tmp_path / "h")], ["history"], ["history", "alpha"],
+                 ["validate"]):
+        proc = run_cli(*args, cwd=root, env={"SOURCE_DATE_EPOCH": ""})
+        assert proc.returncode in (0, 1) and "internal error" not in proc.stderr and "Traceback" not in proc.stderr, \
+            (args, proc.stderr)
+    proc = run_cli("validate", cwd=root, env={"SOURCE_DATE_EPOCH": "999999999999999"})
+    assert proc.returncode in (0, 1) and "internal error" not in proc.stderr, proc.stderr

@@ -337,3 +337,28 @@ def test_review_on_a_full_disk_is_a_refusal_that_changes_nothing(base_ledger, mo
     outcome = review.review(base_ledger, ["alpha"], every=False)
     assert "No space left on device" in outcome.refusal and outcome.stamped == []
     assert (base_ledger / "claims/core/alpha.yaml").read_bytes() == before
+
+
+@pytest.mark.parametrize("target_kind", ["other-site", "missing", "empty"])
+def test_a_committed_site_symlink_never_sends_the_default_build_outside_the_root(tmp_path, target_kind):
+    """Issue 26: `site` committed as a symlink made `scorecard build` replace another scorecard site on the machine,
+    create a folder that did not exist, or fill an empty one. The default output must be a real folder."""
+    from conftest import LEDGERS, copy_ledger, run_cli
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    target = tmp_path / "elsewhere"
+    if target_kind == "other-site":
+        target.mkdir()
+        (target / ".scorecard-site").write_text("")
+        (target / "index.html").write_text("someone else's site")
+    elif target_kind == "empty":
+        target.mkdir()
+    (root / "site").symlink_to(target)
+    before = sorted(p.name for p in target.iterdir()) if target.exists() else None
+    assert "SC410" in run_cli("validate", cwd=root).stdout
+    for args in (["build"], ["build", "--history"]):
+        proc = run_cli(*args, cwd=root)
+        assert proc.returncode == 2 and "is a symlink" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+        assert (sorted(p.name for p in target.iterdir()) if target.exists() else None) == before
+    explicit = tmp_path / "chosen"
+    assert run_cli("build", "--out", str(explicit), cwd=root).returncode == 0  # an explicit --out is the user's
