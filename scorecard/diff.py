@@ -170,7 +170,8 @@ def _changed(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord) -> li
                                   None if vb is None else (vb.value, vb.unit), mb.sota.better)
     if value is not None:
         only_evidence = va is not None and vb is not None and a.doc.digest == b.doc.digest
-        lines.append(value + (" (from the evidence file only)" if only_evidence else ""))
+        lines.append(value + (" (from the evidence file only)" if only_evidence else "")
+                     + _noise_and_context(va, vb, ma.status, mb))
     if ma.claim != mb.claim:
         lines.append(f"claim “{ma.claim}” → “{mb.claim}”")
     lines += _sota(ma.sota, mb.sota)
@@ -179,6 +180,25 @@ def _changed(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord) -> li
     if other:
         lines.append("also changed: " + ", ".join(other))
     return lines + _review(a, b) + _invalid(new, b, a, old)
+
+
+def _noise_and_context(va: measure.Measurement | None, vb: measure.Measurement | None, old_status: str,
+                       mb) -> str:
+    """Whether a changed value moved beyond its runs' noise, and where it stands: '; within the runs' noise
+    (intervals overlap); still trails; bar 0.5 ms'."""
+    from .compare import in_unit
+
+    parts = []
+    if va is not None and vb is not None and None not in (va.low, va.high, vb.low, vb.high):
+        low, high = in_unit(vb.low, vb.unit, va.unit), in_unit(vb.high, vb.unit, va.unit)  # type: ignore[arg-type]
+        if low is not None and high is not None and va.low is not None and va.high is not None:
+            apart = high < va.low or va.high < low
+            parts.append("the intervals do not overlap" if apart else "within the runs' noise (the intervals overlap)")
+    if vb is not None and old_status == mb.status:
+        parts.append(f"still {mb.status}")
+    if vb is not None and mb.sota.value is not None:
+        parts.append(f"bar {fmt_value(mb.sota.value, mb.sota.unit)}")
+    return "; " + "; ".join(parts) if parts else ""
 
 
 def _sota(sa: Sota, sb: Sota) -> list[str]:
@@ -198,17 +218,18 @@ def typed_choices(dim) -> dict[str, str]:
     better, and the bar's statistic (parity_tolerance is the ledger's, in scorecard.yaml)."""
     out = {"sota.better": dim.sota.better or "", "sota.stat": dim.sota.stat or ""}
     result = dim.result
-    if result is None:
-        return out
-    out.update(measure.described(result))
-    for rel, kind, selector in measure.selections(result):
-        out[f"selection {rel}#{kind}"] = selector
+    if result is not None:
+        out.update(measure.described(result))
+        for rel, kind, selector in measure.selections(result):
+            out[f"selection {rel}#{kind}"] = selector
     return {k: v for k, v in out.items() if v}
 
 
 def _typed_choices(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord) -> list[str]:
     """Each typed choice that changed, and the verdict it flips (where the bar and the value can be compared)."""
     ca, cb = typed_choices(a.model), typed_choices(b.model)
+    if a.model.result is None or b.model.result is None:  # a result that came or went: the status line says it
+        ca, cb = ({k: v for k, v in c.items() if k.startswith("sota.")} for c in (ca, cb))
     tol_a, tol_b = old.result.ledger.settings.parity_tolerance, new.result.ledger.settings.parity_tolerance
     lines = [f"typed choice changed: {key}: {ca.get(key, '(none)')} → {cb.get(key, '(none)')}"
              for key in sorted(ca.keys() | cb.keys()) if ca.get(key) != cb.get(key)]
@@ -272,18 +293,26 @@ def run(root: Path, rev: str, rev2: str | None, from_merge_base: bool = False) -
     if "..." in rev and rev2 is None:
         rev, _, after = rev.partition("...")
         rev2, from_merge_base = after or None, True
-    label = rev
+    label = _named(rev)
     if from_merge_base:
         base = merge_base(top, rev, rev2 or "HEAD")
-        rev, label = base, f"{base[:7]} (merge base of {label} and {rev2 or 'HEAD'})"
+        other = _named(rev2) if rev2 not in (None, "HEAD") else "this branch"
+        rev, label = base, f"merge base of {label} and {other} ({base[:7]})"
     with tempfile.TemporaryDirectory(prefix="scorecard-diff-") as tmp:
         old_root = _checkout(top, prefix, rev, Path(tmp) / "old")
         old = _side(label, old_root)
         if rev2 is None:
             new = _side("working tree", root)
         else:
-            new = _side(rev2, _checkout(top, prefix, rev2, Path(tmp) / "new"))
+            new = _side(_named(rev2), _checkout(top, prefix, rev2, Path(tmp) / "new"))
         return old.label, new.label, compare(old, new)
+
+
+def _named(rev: str | None) -> str:
+    """A revision as a reader wants it: the name given, or a commit id shortened to 7 characters."""
+    if rev is None:
+        return "the working tree"
+    return rev[:7] if len(rev) >= 12 and all(c in "0123456789abcdef" for c in rev.lower()) else rev
 
 
 def as_text(old: str, new: str, changes: list[Change]) -> str:

@@ -42,6 +42,7 @@ class State:
     bar_unit: str | None
     claim: str
     better: str | None = None
+    note: str = ""
 
 
 @dataclass(slots=True)
@@ -51,7 +52,7 @@ class Event:
     commit: Commit
     dim: str  # the id the dimension has now (or had when it was removed)
     category: str
-    kinds: list[str]  # added, removed, renamed, moved, status, value, bar
+    kinds: list[str]  # added, removed, renamed, moved, status, value, bar, claim, note
     parts: list[str]
     target: str = ""  # the id the dimension has at the end of the history (its permalink)
 
@@ -169,7 +170,8 @@ def _state(category: str, model: Dimension, tree: dict[str, str], parsed: _Parse
         m = measure.read(model.result, get).measurement
         value = m.value if m is not None else None
     sota = model.sota
-    return State(category, model.status, value, unit, sota.value, sota.unit, " ".join(model.claim.split()), sota.better)
+    return State(category, model.status, value, unit, sota.value, sota.unit, " ".join(model.claim.split()), sota.better,
+                 " ".join((model.note or "").split()))
 
 
 def walk(root: Path) -> History:
@@ -353,4 +355,8 @@ def _differences(old: State, new: State) -> list[tuple[str, str]]:
     bar = wording.bar_changed((old.bar, old.bar_unit), (new.bar, new.bar_unit))
     if bar is not None:
         out.append(("bar", bar))
+    if old.claim != new.claim:
+        out.append(("claim", f"claim reworded: “{old.claim}” → “{new.claim}”"))
+    if old.note != new.note:
+        out.append(("note", "note reworded"))
     return out

@@ -10,6 +10,7 @@ import os
 import re
 from pathlib import Path
 
+from . import DISTRIBUTION, __version__
 from .findings import UserError
 from .load import CATEGORY_FILE, SETTINGS_FILE, SLUG_RE
 from .model import MEASURED, MODELS, STATUSES, json_schema
@@ -79,15 +80,17 @@ RESULT = """result:                               # required for leads, parity, 
 
 GITIGNORE = "site/\n.site-*/\n"
 PRECOMMIT = """# pre-commit: validate the ledger on every commit (https://pre-commit.com).
-# This uses the scorecard installed in your environment; to pin a version instead, see
-# docs/recipes.md for the `repos:` entry that points at scorecard's own repository.
+# pre-commit installs scorecard {version} into an environment of its own (language: python), so
+# the hook works without activating a virtualenv; `pre-commit autoupdate` does not move it: edit
+# the version below to upgrade.
 repos:
   - repo: local
     hooks:
       - id: scorecard-validate
         name: scorecard validate
         entry: scorecard validate
-        language: system
+        language: python
+        additional_dependencies: ["{distribution}=={version}"]
         pass_filenames: false
         verbose: true   # pre-commit hides a passing hook's output: this shows its warnings too
         files: ^(scorecard\\.yaml|claims/|evidence/|templates/|.*\\.md$)
@@ -154,7 +157,7 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard") ->
                      "commit": "0000000", "date": "2026-01-01", "machine": "example", "command": "your benchmark"},
             "runs": {"peak": {"requests_per_s": 80}}}, indent=2) + "\n",
         ".gitignore": GITIGNORE,
-        ".pre-commit-config.yaml": PRECOMMIT,
+        ".pre-commit-config.yaml": PRECOMMIT.format(version=__version__, distribution=DISTRIBUTION),
         **_schemas(),
     }
     folder.mkdir(parents=True, exist_ok=True)

@@ -126,6 +126,9 @@ def _changed(key: str, old: object, new: object, out: list[str], factor: float |
                 out.append(f"{sub}: added ({show(new[k])})")
             else:
                 _changed(sub, old[k], new[k], out, factor)
+    elif (isinstance(old, list) and isinstance(new, list) and _runs(old) and _runs(new)
+          and max(len(old), len(new)) > RUNS_SHOWN):
+        out.append(f"{key}: {_runs_changed(old, new)}")
     elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         for i, (a, b) in enumerate(zip(old, new, strict=True)):
             _changed(f"{key}/{i}", a, b, out, factor)
@@ -134,6 +137,28 @@ def _changed(key: str, old: object, new: object, out: list[str], factor: float |
         out.append(f"{key}: {show(old)} → {show(new)} (the same quantity in the new unit)")
     else:
         out.append(f"{key}: {show(old)} → {show(new)}")
+
+
+RUNS_SHOWN = 3  # longer arrays of numbers are runs: said per statistic, not run by run
+
+
+def _runs(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+
+
+def _runs_changed(old: list, new: list) -> str:
+    """Runs that changed, as a reviewer reads them: 'median 2.23 → 1.4 (n = 20 → 20), 95% intervals do not
+    overlap'."""
+    from . import stats
+
+    a, b = stats.summarise([float(v) for v in old]), stats.summarise([float(v) for v in new])
+    text = f"median {show(a.value)} → {show(b.value)} (n = {a.n} → {b.n})"
+    if None in (a.low, a.high, b.low, b.high):
+        return text + ", too few runs for a 95% interval"
+    assert a.low is not None and a.high is not None and b.low is not None and b.high is not None
+    apart = a.high < b.low or b.high < a.low
+    return text + (", 95% intervals do not overlap" if apart else ", within the runs' noise (95% intervals overlap)")
 
 
 def describe(old: dict[str, object], new: dict[str, object]) -> list[str]:

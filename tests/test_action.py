@@ -105,7 +105,7 @@ def test_diff_on_a_pull_request_compares_with_the_merge_base(tmp_path, repo):
     written = Path(outputs["diff-file"]).read_text()
     assert written == summary and "` alpha `" in written and "` beta `" not in written
     assert "12 req/s → 12.5 req/s" in written
-    assert f"merge base of {tip}" in written
+    assert f"merge base of {tip[:7]} and this branch" in written and tip not in written  # short, in words
 
 
 def test_diff_does_nothing_outside_pull_requests_and_says_why_it_cannot_compare(tmp_path, repo):

@@ -68,13 +68,14 @@ def test_evidence_only_change(history):
     changes = diff(root, "start", "evidence-only")
     assert list(changes) == ["alpha"]
     assert changes["alpha"]["lines"] == [
-        "measured value 12 req/s → 12.9 req/s, +7.5 %, better (from the evidence file only)"]
+        "measured value 12 req/s → 12.9 req/s, +7.5 %, better (from the evidence file only); still leads; "
+        "bar 10 req/s"]
 
 
 def test_status_change(history):
     _, root = history
     lines = diff(root, "evidence-only", "status-change")["beta"]["lines"]
-    assert "status no-claim → trails" in lines and "measured value now 33 ms" in lines
+    assert "status no-claim → trails" in lines and "measured value now 33 ms; bar 5 ms" in lines
 
 
 def test_sota_change(history):
@@ -135,7 +136,8 @@ def test_reviews_recorded_and_claims_turned_suspect(tmp_path):
     assert diff(root, "start", "reviewed")["alpha"]["lines"] == [
         "reviewed: a person checked the claim against what it rests on now"]
     assert diff(root, "reviewed", "rerun")["alpha"]["lines"] == [
-        "measured value 12 req/s → 11.5 req/s, -4.2 %, worse (from the evidence file only)",
+        "measured value 12 req/s → 11.5 req/s, -4.2 %, worse (from the evidence file only); still leads; "
+        "bar 10 req/s",
         "now suspect: what it rests on changed since its review"]
     # In the working tree git knows the reviewed version, so the line names what changed.
     git(root, "reset", "-q", "--soft", "reviewed")
@@ -163,7 +165,7 @@ def test_merge_base_compares_a_branch_with_where_it_started(tmp_path):
         assert set(diff(top, *args)) == {"alpha"}, args
     proc = run_cli("diff", "main...pr", cwd=top)
     start = subprocess.run(["git", "rev-parse", "start"], cwd=top, capture_output=True, text=True).stdout.strip()
-    assert f"between {start[:7]} (merge base of main and pr) and pr" in proc.stdout
+    assert f"between merge base of main and pr ({start[:7]}) and pr" in proc.stdout  # names, short ids
     proc = run_cli("diff", "--merge-base", "main", "nosuch", cwd=top)
     assert proc.returncode == 2 and "no merge base of 'main' and 'nosuch'" in proc.stderr
 
@@ -244,3 +246,23 @@ def test_a_record_made_invalid_reads_now_invalid_not_removed(tmp_path):
     change = diff(root, "start", "typo")["alpha"]
     assert change["kind"] == "invalid"
     assert change["lines"] and all(line.startswith("now invalid: SC202") for line in change["lines"])
+
+
+def test_a_value_change_says_whether_it_is_beyond_the_runs_noise(tmp_path):
+    """Issue 26: '2.12 ms → 6.2 ms, +192.7 %, worse' was shown when the new run's interval overlapped the old one."""
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    (root / "evidence/times.json").write_text('{"times": [12, 13, 11, 12, 14, 12, 13, 11]}\n')
+    edit(root / "claims/core/alpha.yaml", "evidence: evidence/run.json\n  pointer: /runs/0/rps",
+         "evidence: evidence/times.json\n  pointer: /times")
+    edit(root / "claims/core/alpha.yaml", "status: leads", "status: parity")
+    edit(root / "claims/core/alpha.yaml", "value: 10", "value: 12")
+    git(root, "init", "-q")
+    commit(root, "start")
+    (root / "evidence/times.json").write_text('{"times": [12, 14, 10, 13, 16, 12, 13, 9]}\n')
+    commit(root, "noisy")
+    (root / "evidence/times.json").write_text('{"times": [22, 23, 21, 22, 24, 22, 23, 21]}\n')
+    commit(root, "apart")
+    assert "within the runs' noise (the intervals overlap); still parity; bar 12 req/s" in \
+        diff(root, "start", "noisy")["alpha"]["lines"][0]
+    assert "the intervals do not overlap" in diff(root, "noisy", "apart")["alpha"]["lines"][0]

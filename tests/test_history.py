@@ -332,3 +332,26 @@ def test_a_commit_dated_after_the_year_9999_is_clamped_never_an_internal_error(t
             (args, proc.stderr)
     proc = run_cli("validate", cwd=root, env={"SOURCE_DATE_EPOCH": "999999999999999"})
     assert proc.returncode in (0, 1) and "internal error" not in proc.stderr, proc.stderr
+
+
+def test_a_reworded_claim_is_a_change_and_changes_html_is_grouped_by_commit(tmp_path):
+    """Issue 26: a commit that changed only the claim text was missing from `history ID` and changes.html, and
+    changes.html repeated 'Commit eb5038a — …' once per dimension."""
+    from conftest import LEDGERS, copy_ledger
+    from gitrepo import commit, edit, git
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "initial", 9)
+    edit(root, "claims/core/alpha.yaml", "claim: 12 req/s", "claim: about 12 req/s on one node")
+    edit(root, "claims/core/beta.yaml", "status: no-claim", "status: no-claim\nnote: Not measured yet.")
+    sha = commit(root, "reword", 20)
+    walked = history.walk(root)
+    texts = [e.text for e in walked.dimensions["alpha"].events]
+    assert texts[-1] == "claim reworded: “12 req/s” → “about 12 req/s on one node”"
+    assert [e.text for e in walked.dimensions["beta"].events][-1] == "note reworded"
+    pipeline.build(root, tmp_path / "site", history=True)
+    changes = (tmp_path / "site" / "changes.html").read_text()
+    assert changes.count('<li class="commit">') == 2  # two commits, each once
+    assert changes.count(f"Commit <code>{sha[:7]}</code>") == 1
+    assert f'id="c-{sha[:7]}-alpha"' in changes and f'id="c-{sha[:7]}-beta"' in changes

@@ -65,3 +65,39 @@ def test_clean_ledger_passes_and_broken_fails_naming_the_file(hook_repo):
     assert proc.returncode == 1
     assert "Failed" in proc.stdout
     assert "claims/core/alpha.yaml:8:3: error SC202 unknown field 'sota.soruce'" in proc.stdout
+
+
+def test_the_config_init_writes_installs_scorecard_into_pre_commits_own_environment(tmp_path):
+    """Issue 26: `init` wrote `language: system`, so `pre-commit run` failed with "Executable `scorecard` not found"
+    unless a virtualenv was active. The config it writes now has pre-commit install the same scorecard version;
+    run here through the real framework, from a wheel built from this checkout (PIP_FIND_LINKS), with no scorecard
+    on the PATH."""
+    from scorecard import DISTRIBUTION, __version__
+
+    if not PRE_COMMIT.exists():
+        pytest.skip("pre-commit is not installed (pip install -e '.[test]')")
+    wheels = tmp_path / "wheels"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPO)],
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr
+    root = tmp_path / "ledger"
+    from conftest import run_cli
+
+    assert run_cli("init", str(root), "--subject", "oursys", "--title", "Test").returncode == 0
+    config = yaml.safe_load((root / ".pre-commit-config.yaml").read_text())
+    (hook,) = config["repos"][0]["hooks"]
+    assert hook["language"] == "python" and hook["additional_dependencies"] == [f"{DISTRIBUTION}=={__version__}"]
+    assert subprocess.run([str(PRE_COMMIT), "validate-config", str(root / ".pre-commit-config.yaml")],
+                          capture_output=True).returncode == 0
+    git("init", "-q", cwd=root)
+    git("add", "-A", cwd=root)
+    path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
+                           if not (Path(p) / "scorecard").exists())  # no scorecard but pre-commit's own
+    env = {**os.environ, "PATH": path, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "PIP_FIND_LINKS": str(wheels)}
+    env.pop("VIRTUAL_ENV", None)
+    proc = subprocess.run([str(PRE_COMMIT), "run", "--all-files"], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=900)
+    if proc.returncode == 3 and "pip" in proc.stdout + proc.stderr and os.environ.get("CI") != "true":
+        pytest.skip(f"pre-commit could not install the hook environment: {(proc.stdout + proc.stderr)[-400:]}")
+    assert proc.returncode == 0 and "scorecard validate" in proc.stdout and "Passed" in proc.stdout, \
+        proc.stdout + proc.stderr

@@ -317,3 +317,16 @@ def test_the_description_of_a_change_converts_units():
         "evidence/a.json#/p50: 33.8 → 0.0338 (the same quantity in the new unit)"]
     assert stamps.describe(old, {**old, "result.unit": "s", "evidence/a.json#/p50": 0.04})[1] == \
         "evidence/a.json#/p50: 33.8 → 0.04"
+
+
+def test_runs_that_changed_are_said_per_statistic_not_run_by_run():
+    """Issue 26: a re-run turned a reviewed claim suspect with one line holding 20 per-run diffs in raw seconds."""
+    old = {"evidence/r.json#/runs": [0.0025 + i * 1e-5 for i in range(20)]}
+    new = {"evidence/r.json#/runs": [0.0014 + i * 1e-5 for i in range(20)]}
+    lines = stamps.describe(old, new)
+    assert len(lines) == 1 and lines[0].startswith("evidence/r.json#/runs: median 0.002595 → 0.001495 (n = 20 → 20)")
+    assert lines[0].endswith("95% intervals do not overlap")
+    noisy = {"evidence/r.json#/runs": [0.0025 + (i % 2) * 1e-3 for i in range(20)]}
+    assert stamps.describe(old, noisy)[0].endswith("within the runs' noise (95% intervals overlap)")
+    few = stamps.describe({"k": [1.0, 2.0, 3.0]}, {"k": [1.0, 2.5, 3.0]})
+    assert few == ["k/1: 2 → 2.5"]  # three numbers stay leaf by leaf
