@@ -14,6 +14,7 @@ from .findings import kind_of
 
 Loc = tuple[str | int, ...]  # a position inside the record, e.g. ("result", "inputs", "ours", "path")
 MAX_QUERY = 1000
+MAX_DESCENDANTS = 2  # descendant segments (..) in one query
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +92,11 @@ def _query(art: Artifact, query: str, loc: Loc) -> tuple[list[JsonValue], list[W
     if len(query) > MAX_QUERY:
         raise refuse("SC311", loc, f"the JSONPath query is longer than {MAX_QUERY} characters",
                      "select the value with a shorter query")
+    descendants = len(re.findall(r"\.\.", re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "", query)))
+    if descendants > MAX_DESCENDANTS:
+        raise refuse("SC311", loc, f"path '{query}' has {descendants} descendant segments (..); at most "
+                     f"{MAX_DESCENDANTS} are evaluated, since each multiplies the nodes visited (a dozen took 3 GB "
+                     "over a 283-byte file)", "name the members on the way instead of searching with ..")
     try:
         nodes = jsonpath_rfc9535.find(query, art.data)
     except jsonpath_rfc9535.JSONPathError as exc:
@@ -99,8 +105,9 @@ def _query(art: Artifact, query: str, loc: Loc) -> tuple[list[JsonValue], list[W
                      "$.benchmarks[?@.name == 'test_x'].stats.median"
                      ) from None
     except (RecursionError, MemoryError):
-        raise refuse("SC311", loc, f"path '{query}' nests too deeply",
-                     "select the value with a simpler query") from None
+        raise refuse("SC311", loc, f"path '{query}' is a valid query, but evaluating it over {art.rel} ran out of "
+                     "depth or memory", "select the value with a simpler query, or point at it with pointer:") \
+            from None
     if not nodes:
         raise refuse("SC312", loc, f"path '{query}' selects nothing in {art.rel}",
                      f"check the names and indexes in the query against {art.rel}")

@@ -490,3 +490,25 @@ def test_an_accepted_ratio_is_x_or_percent(parts):
     u = units.parse(" ".join(parts))
     if u.known and u.problem is None and u.dims == ():
         assert u.factor in (1.0, 0.01), parts
+
+
+# --- numbers re-expressed for reading (units.readable), at their boundaries -------------------------------
+
+@pytest.mark.parametrize(("value", "unit", "shown"), [
+    (0.0812, "s", (81.2, "ms")), (1, "ks", (1000.0, "s")), (1, "s", (1, "s")), (1000, "ms", (1.0, "s")),
+    (999, "ms", (999, "ms")), (1024, "KiB", (1.0, "MiB")), (1023, "KiB", (1023, "KiB")), (2048, "B", (2.048, "kB")),
+    (1e9, "ms", (1e9, "ms")),  # 10^6 s: beyond the largest prefix of s, kept as written
+    (1024000 * 1024, "TiB", (1024000 * 1024, "TiB")),  # 1024 × 1000 PiB: beyond PiB, kept as written
+    (5, "us", (5, "us")),  # µs spelled us: the same unit, kept as written
+    (0, "ms", (0, "ms")), (5, "tok/s", (5, "tok/s")), (3, "{iter}", (3, "{iter}")),
+])
+def test_readable_picks_the_prefix_a_reader_expects(value, unit, shown):
+    got = units.readable(value, units.parse(unit))
+    assert got[1] == shown[1] and got[0] == pytest.approx(shown[0], rel=1e-12)
+
+
+@pytest.mark.parametrize(("text", "dims", "factor"), [("s²", (("s", 2),), 1.0), ("s³", (("s", 3),), 1.0),
+                                                      ("ms²", (("s", 2),), 1e-6), ("s^-2", (("s", -2),), 1.0)])
+def test_powers_written_as_superscripts_or_carets(text, dims, factor):
+    u = units.parse(text)
+    assert u.problem is None and u.dims == dims and u.factor == pytest.approx(factor, rel=1e-12)
