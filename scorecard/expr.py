@@ -139,7 +139,7 @@ def _aggregate(node: ast.Call, args: list[Quantity]) -> Quantity:
     n = len(args)
     scale = max(abs(a.value) for a in args) or 1.0
     if isinstance(node.func, ast.Name) and node.func.id == "mean":
-        return Quantity(scale * math.fsum(a.value / scale for a in args) / n, args[0].dims)
+        return Quantity(scale * (math.fsum(a.value / scale for a in args) / n), args[0].dims)  # no overflow
     if any(a.value <= 0 for a in args):
         raise ExprError(f"{ast.unparse(node)}: a geometric mean needs values above zero")
     return Quantity(math.exp(math.fsum(math.log(a.value) for a in args) / n), args[0].dims)
@@ -177,7 +177,9 @@ def _interval(node: ast.expr, inputs: dict[str, Interval]) -> Interval:
         n = len(args)
         if isinstance(node.func, ast.Name) and node.func.id == "mean":
             return _out(math.fsum(a for a, _ in args) / n, math.fsum(b for _, b in args) / n)
-        return _out(_geomean([max(a, 0.0) for a, _ in args]), _geomean([b for _, b in args]))
+        # exp and log are each within an ulp or two, not exact: widen by a relative 1e-12 beyond rounding outward.
+        low, high = _geomean([max(a, 0.0) for a, _ in args]), _geomean([b for _, b in args])
+        return _out(low * (1 - 1e-12), high * (1 + 1e-12))
     if isinstance(node, ast.UnaryOp):
         low, high = _interval(node.operand, inputs)
         return (-high, -low) if isinstance(node.op, ast.USub) else (low, high)

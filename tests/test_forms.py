@@ -512,3 +512,84 @@ def test_readable_picks_the_prefix_a_reader_expects(value, unit, shown):
 def test_powers_written_as_superscripts_or_carets(text, dims, factor):
     u = units.parse(text)
     assert u.problem is None and u.dims == dims and u.factor == pytest.approx(factor, rel=1e-12)
+
+
+@pytest.mark.parametrize(("n", "p"), [(2001, "1/2"), (2600, "1/2"), (2400, "99/100"), (2300, "1/10")])
+def test_the_large_run_interval_agrees_with_the_exact_binomial_sums(n, p, monkeypatch):
+    """Beyond EXACT_RANKS runs the ranks come from the incomplete beta function: the same ranks as the exact sums."""
+    from fractions import Fraction
+
+    from scorecard import stats
+
+    q = Fraction(p)
+    large = stats.order_interval.__wrapped__(n, q)
+    monkeypatch.setattr(stats, "EXACT_RANKS", 10 ** 9)
+    exact = stats.order_interval.__wrapped__(n, q)
+    assert large[:2] == exact[:2] and large[2] == pytest.approx(exact[2], abs=1e-9)
+
+
+@pytest.mark.parametrize("cut", [1, 2, 3, 7, 9, 10])
+def test_the_rank_searches_find_the_last_true_and_the_first_true(cut):
+    from scorecard import stats
+
+    assert stats._last(1, 10, lambda r: r <= cut) == cut
+    assert stats._first(1, 10, lambda r: r >= cut) == cut
+    assert stats._last(1, 10, lambda r: False) is None and stats._first(1, 10, lambda r: False) is None
+
+
+# --- the formula language: values, averages and intervals (mutation survivors) ---------------------------
+
+def _q(value, unit="ms"):
+    from scorecard import expr
+
+    return expr.Quantity.of(value, units.parse(unit))
+
+
+def test_mean_and_geomean_over_inputs_of_one_unit():
+    from scorecard import expr
+
+    out = expr.evaluate(expr.parse("mean(a, b)"), {"a": _q(2), "b": _q(8)})
+    assert out.value == pytest.approx(5e-3) and out.dims == (("s", 1),)
+    out = expr.evaluate(expr.parse("geomean(a, b)"), {"a": _q(2), "b": _q(8)})
+    assert out.value == pytest.approx(4e-3) and out.dims == (("s", 1),)
+    huge = expr.evaluate(expr.parse("mean(a, b)"), {"a": _q(1.5e308, "s"), "b": _q(1.7e308, "s")})
+    assert huge.value == pytest.approx(1.6e308)  # scaled first: the sum would overflow
+    assert expr.evaluate(expr.parse("mean(a, b)"), {"a": _q(0, "s"), "b": _q(0, "s")}).value == 0
+    with pytest.raises(expr.ExprError, match="one unit"):
+        expr.evaluate(expr.parse("mean(a, b)"), {"a": _q(2), "b": _q(2, "MB")})
+    with pytest.raises(expr.ExprError, match="above zero"):
+        expr.evaluate(expr.parse("geomean(a, b)"), {"a": _q(0), "b": _q(2)})
+    assert expr.evaluate(expr.parse("-a"), {"a": _q(2)}).value == pytest.approx(-2e-3)
+    assert expr.evaluate(expr.parse("+a"), {"a": _q(2)}).value == pytest.approx(2e-3)
+    with pytest.raises(expr.ExprError, match=r"\(inputs: none\)"):
+        expr.evaluate(expr.parse("a"), {})
+
+
+def test_what_a_formula_may_not_hold_is_named():
+    from scorecard import expr
+
+    for text, words in [("a ** 2", "the operator Pow"), ("[a]", "a List ([a])"), ("a < b", "a Compare (a < b)"),
+                        ("'x'", "the constant 'x'"), ("max(a, b)", "the only functions are mean")]:
+        with pytest.raises(expr.ExprError) as caught:
+            expr.parse(text)
+        assert words in str(caught.value), (text, str(caught.value))
+
+
+@pytest.mark.parametrize(("text", "inputs", "low", "high"), [
+    ("mean(a, b)", {"a": (1.0, 3.0), "b": (5.0, 7.0)}, 3.0, 5.0),
+    ("geomean(a, b)", {"a": (1.0, 4.0), "b": (4.0, 16.0)}, 2.0, 8.0),
+    ("geomean(a, b)", {"a": (0.0, 4.0), "b": (4.0, 16.0)}, 0.0, 8.0),
+    ("geomean(a, b)", {"a": (-1.0, 4.0), "b": (4.0, 16.0)}, 0.0, 8.0),
+    ("geomean(a, b)", {"a": (1.0, float("inf")), "b": (4.0, 16.0)}, 2.0, float("inf")),
+    ("-a", {"a": (1.0, 3.0)}, -3.0, -1.0), ("+a", {"a": (1.0, 3.0)}, 1.0, 3.0),
+    ("a / b", {"a": (1.0, 2.0), "b": (-1.0, 1.0)}, -float("inf"), float("inf")),
+    ("a / b", {"a": (1.0, 2.0), "b": (2.0, 4.0)}, 0.25, 1.0),
+    ("a * b", {"a": (0.0, 0.0), "b": (-float("inf"), float("inf"))}, -float("inf"), float("inf")),
+    ("a - b", {"a": (5.0, 6.0), "b": (1.0, 2.0)}, 3.0, 5.0),
+])
+def test_the_interval_of_a_formula(text, inputs, low, high):
+    from scorecard import expr
+
+    got = expr.evaluate_interval(expr.parse(text), inputs)
+    assert got[0] == pytest.approx(low, rel=1e-9, abs=1e-300) and got[1] == pytest.approx(high, rel=1e-9)
+    assert got[0] <= low and got[1] >= high  # rounded outward, never inward
