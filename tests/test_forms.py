@@ -501,6 +501,7 @@ def test_an_accepted_ratio_is_x_or_percent(parts):
     (1024000 * 1024, "TiB", (1024000 * 1024, "TiB")),  # 1024 × 1000 PiB: beyond PiB, kept as written
     (5, "us", (5, "us")),  # µs spelled us: the same unit, kept as written
     (0, "ms", (0, "ms")), (5, "tok/s", (5, "tok/s")), (3, "{iter}", (3, "{iter}")),
+    (0.5, "ns", (0.5, "ns")),  # below the smallest prefix: the smallest, not the next
 ])
 def test_readable_picks_the_prefix_a_reader_expects(value, unit, shown):
     got = units.readable(value, units.parse(unit))
