@@ -594,3 +594,15 @@ def test_the_interval_of_a_formula(text, inputs, low, high):
     got = expr.evaluate_interval(expr.parse(text), inputs)
     assert got[0] == pytest.approx(low, rel=1e-9, abs=1e-300) and got[1] == pytest.approx(high, rel=1e-9)
     assert got[0] <= low and got[1] >= high  # rounded outward, never inward
+
+
+@pytest.mark.parametrize(("text", "value", "dims"), [
+    ("a + b", 5e-3, (("s", 1),)), ("a - b", -1e-3, (("s", 1),)), ("a * b", 6e-6, (("s", 2),)),
+    ("a / b", 2 / 3, ()), ("a * a / b", 4e-3 / 3, (("s", 1),)), ("a * b * c", 6e-6 * 5, (("s", 2), ("token", 1))),
+    ("c / (a * b)", 5 / 6e-6, (("s", -2), ("token", 1))),
+])
+def test_a_formula_computes_its_value_and_carries_its_units(text, value, dims):
+    from scorecard import expr
+
+    out = expr.evaluate(expr.parse(text), {"a": _q(2), "b": _q(3), "c": _q(5, "tok")})
+    assert out.value == pytest.approx(value, rel=1e-12) and out.dims == dims
