@@ -15,11 +15,10 @@ statistic by a token of its key, split on `_`, `-` and `.` (`median_ttft_ms`, `p
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from .evidence import JsonValue
-from .selection import Problem, Where, value_at
+from .selection import Problem, Where, key_words, value_at
 from .stats import quantile_of
 
 # A word in a key, and the statistic it names ("spread" for a measure of spread, never a claim value).
@@ -30,8 +29,6 @@ WORDS = {"median": "median", "med": "median", "mean": "mean", "avg": "mean", "av
          "stderr": "spread", "best": "extreme", "worst": "extreme", "fastest": "extreme", "slowest": "extreme",
          "lowest": "min", "highest": "max", "p0": "min", "p100": "max"}
 MEMBERS = ("stat", "aggregate_name")
-_SPLIT = re.compile(r"[_\-.\s()\[\]/]+")
-_CAMEL = re.compile(r"[A-Za-z]?[0-9]+|[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _CENTRE = ("median", "mean")
 
 
@@ -47,8 +44,8 @@ def word_stat(word: str) -> str | None:
 
 
 def _tokens(key: str) -> list[str]:
-    """A key's words: split on _ - . spaces and brackets, then camelCase (medianLatencyMs: median, Latency, Ms)."""
-    return [w for part in _SPLIT.split(key) if part for w in (_CAMEL.findall(part) or [part])]
+    """A key's words (selection.key_words): medianLatencyMs is median, latency, ms; p99_ttft_ms is p99, ttft, ms."""
+    return key_words(key)
 
 
 def named(data: JsonValue, place: Where) -> str | None:

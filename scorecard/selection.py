@@ -142,11 +142,12 @@ KEY_UNITS = {"ns": "ns", "nsec": "ns", "nanos": "ns", "us": "us", "µs": "µs", 
 _RATE_WORDS = {"tok", "token", "tokens", "req", "request", "requests", "b", "kb", "mb", "gb", "byte", "bytes", "bit",
                "bits", "op", "ops", "iter", "iters", "item", "items", "sample", "samples", "frame", "frames", "flops",
                "q", "queries", "rows", "msg", "msgs", "per"}
-_WORDS = re.compile(r"[A-Z]?[a-zµμ]+|[A-Z]+(?![a-z])|[0-9]+")
+_WORDS = re.compile(r"[A-Za-z]?[0-9]+|[A-Z]?[a-zµμ]+|[A-Z]+(?![a-z])")
 
 
 def key_words(key: str) -> list[str]:
-    """A key's words, lowercased: latency_ms, latencyMs, "latency (ms)" and latency-ms are all [latency, ms]."""
+    """A key's words, lowercased: latency_ms, latencyMs, "latency (ms)" and latency-ms are all [latency, ms];
+    p99_ttft_ms is [p99, ttft, ms] (a letter before digits stays with them)."""
     return [w.lower() for w in _WORDS.findall(key)]
 
 
