@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import TypeGuard, Union, cast
+from typing import TypeGuard, Union
 from datetime import date
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -273,7 +273,9 @@ def parse_artifact(art: Artifact) -> Artifact:
         art.error = "not UTF-8 text"
     except json.JSONDecodeError as exc:
         art.error = f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        art.error = "JSON nested deeper than the reader follows (arrays and objects about a thousand levels deep)"
+    except ValueError as exc:
         art.error = f"invalid JSON: {exc}"
     meta = art.data.get("meta") if isinstance(art.data, dict) else None
     if isinstance(meta, dict):
@@ -287,22 +289,21 @@ def select(data: JsonValue, kind: str, selector: str) -> list[JsonValue]:
     """The values a pointer or JSONPath query selects (a pointer always selects one)."""
     if kind == "pointer":
         return [resolve_pointer(data, selector)]
-    import jsonpath_rfc9535  # here: only ledgers that use path: pay for it
+    from .jsonquery import QueryError, find  # here: only ledgers that use path: pay for it
 
     try:
-        return cast("list[JsonValue]", jsonpath_rfc9535.find(selector, data).values())
-    except jsonpath_rfc9535.JSONPathError as exc:
-        raise PointerError(f"path '{selector}': {exc}", syntax=True) from None
+        return [value for value, _ in find(selector, data)]
+    except QueryError as exc:
+        raise PointerError(f"path '{selector}': {exc.message}", syntax=exc.kind == "syntax") from None
 
 
 def located(data: JsonValue, kind: str, selector: str) -> list[str]:
     """The JSON pointers of the values a selection names (where the evidence page highlights them)."""
     if kind == "pointer":
         return [selector]
-    import jsonpath_rfc9535
+    from .jsonquery import find
 
-    return ["".join("/" + escape_token(str(part)) for part in node.location)
-            for node in jsonpath_rfc9535.find(selector, data)]
+    return ["".join("/" + escape_token(str(part)) for part in where) for _, where in find(selector, data)]
 
 
 def cited_value(data: JsonValue, kind: str, selector: str) -> JsonValue:

@@ -109,7 +109,7 @@ RULES: dict[str, Rule] = _rules(
     ("SC309", "evidence-meta", "warning", "An artifact's meta is not an object, or its meta.date is not YYYY-MM-DD."),
     ("SC310", "evidence-stale", "warning", "The evidence was measured longer ago than stale_evidence_after_months."),
     ("SC311", "bad-path", "error", "A path: is not a valid RFC 9535 JSONPath query, or is over its budget (length, "
-     "descendant segments, depth or memory)."),
+     "descendant segments, time, values selected, depth)."),
     ("SC312", "path-no-match", "error", "A path: query selects nothing in its evidence file."),
     ("SC313", "bad-interval", "error", "low: and high: do not name an interval around the value (one missing, not "
                                        "numbers, not containing it, or beside a set of runs)."),

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import cast
+
 
 from . import units
 from .evidence import Artifact, JsonValue, PointerError, is_number, resolve_pointer
 from .findings import kind_of
 
 Loc = tuple[str | int, ...]  # a position inside the record, e.g. ("result", "inputs", "ours", "path")
-MAX_QUERY = 1000
-MAX_DESCENDANTS = 2  # descendant segments (..) in one query
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,31 +85,25 @@ def numbers(art: Artifact, kind: str, selector: str, loc: Loc, bound: bool = Fal
 
 
 def _query(art: Artifact, query: str, loc: Loc) -> tuple[list[JsonValue], list[Where]]:
-    import jsonpath_rfc9535
+    from .jsonquery import QueryError, find
 
-    if len(query) > MAX_QUERY:
-        raise refuse("SC311", loc, f"the JSONPath query is longer than {MAX_QUERY} characters",
-                     "select the value with a shorter query")
-    descendants = len(re.findall(r"\.\.", re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "", query)))
-    if descendants > MAX_DESCENDANTS:
-        raise refuse("SC311", loc, f"path '{query}' has {descendants} descendant segments (..); at most "
-                     f"{MAX_DESCENDANTS} are evaluated, since each multiplies the nodes visited (a dozen took 3 GB "
-                     "over a 283-byte file)", "name the members on the way instead of searching with ..")
     try:
-        nodes = jsonpath_rfc9535.find(query, art.data)
-    except jsonpath_rfc9535.JSONPathError as exc:
-        raise refuse("SC311", loc, f"path '{query}' is not an RFC 9535 JSONPath query: {exc}",
-                     "start with $ and filter with [?@.name == 'x'], e.g. "
-                     "$.benchmarks[?@.name == 'test_x'].stats.median"
-                     ) from None
-    except (RecursionError, MemoryError):
-        raise refuse("SC311", loc, f"path '{query}' is a valid query, but evaluating it over {art.rel} ran out of "
-                     "depth or memory", "select the value with a simpler query, or point at it with pointer:") \
-            from None
+        nodes = find(query, art.data)
+    except QueryError as exc:
+        raise refuse("SC311", loc, f"path '{query}': {exc.message}", _QUERY_HINTS[exc.kind]) from None
     if not nodes:
         raise refuse("SC312", loc, f"path '{query}' selects nothing in {art.rel}",
                      f"check the names and indexes in the query against {art.rel}")
-    return cast("list[JsonValue]", nodes.values()), [tuple(node.location) for node in nodes]
+    return [value for value, _ in nodes], [where for _, where in nodes]
+
+
+_QUERY_HINTS = {
+    "syntax": "start with $ and filter with [?@.name == 'x'], e.g. $.benchmarks[?@.name == 'test_x'].stats.median",
+    "size": "name the members on the way instead of searching with .., or point at the value with pointer:",
+    "budget": "select the value with a simpler query (names instead of .. or regular expressions), or point at it "
+              "with pointer:",
+    "depth": "point at the value with pointer:, or name the members on the way instead of searching with ..",
+}
 
 
 def value_at(data: JsonValue, where: Where) -> JsonValue:

@@ -1,0 +1,155 @@
+"""measure.read at its edges: the artifact's own interval, the level it is stated at, a formula's interval in
+other units, and the ends an interval cannot have. Each test pins one thing a reading must get right."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from scorecard import measure, stats
+from scorecard.evidence import Artifact
+from scorecard.model import Result
+from scorecard.selection import Refused
+
+RUNS = [float(x) for x in range(100, 110)]  # 10 runs: the median's interval is runs 2 and 9 (101 and 108)
+
+
+def reading(data: dict, result: dict) -> measure.Reading:
+    art = Artifact("evidence/r.json", data)
+    return measure.read(Result.model_validate(result), lambda rel: art)
+
+
+def measured(data: dict, result: dict) -> measure.Measurement:
+    got = reading(data, result)
+    assert got.problems == [] and got.measurement is not None
+    return got.measurement
+
+
+def refused(data: dict, result: dict) -> tuple[str, tuple]:
+    got = reading(data, result)
+    assert got.measurement is None and len(got.problems) == 1, got.problems
+    return got.problems[0].code, got.problems[0].loc
+
+
+def own_interval(value: float, low: float, high: float, level: float | None = 0.95, **extra) -> tuple[dict, dict]:
+    data = {"v": value, "ci": [low, high]}
+    result = {"evidence": "evidence/r.json", "pointer": "/v", "unit": "ms", "low": {"pointer": "/ci/0"},
+              "high": {"pointer": "/ci/1"}, **extra}
+    if level is not None:
+        result["level"] = level
+    return data, result
+
+
+# --- the artifact's own interval ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", [10.0, 12.0, 15.0])
+def test_a_value_at_either_end_of_its_own_interval_is_inside_it(value):
+    """The ends of a two-element interval array are bounds, not runs picked out of an array (SC319)."""
+    m = measured(*own_interval(value, 10.0, 15.0))
+    assert (m.value, m.low, m.high, m.interval_from, m.level) == (value, 10.0, 15.0, "artifact", 0.95)
+    assert m.coverage is None and m.missing_end is None
+
+
+@pytest.mark.parametrize("value", [9.999, 15.001])
+def test_a_value_outside_its_own_interval_is_refused(value):
+    assert refused(*own_interval(value, 10.0, 15.0)) == ("SC313", ("result", "low"))
+
+
+def test_an_own_interval_over_runs_is_refused_at_low():
+    data = {"v": RUNS, "ci": [1.0, 2.0]}
+    _, result = own_interval(0, 0, 0)
+    assert refused(data, result) == ("SC313", ("result", "low"))
+
+
+@pytest.mark.parametrize("level,code", [(0.95, None), (0.9499999, "SC320"), (0.99, None), (None, "SC320")])
+def test_one_interval_in_a_verdict_needs_95_percent(level, code):
+    got = reading(*own_interval(12.0, 10.0, 15.0, level))
+    assert [p.code for p in got.problems] == ([code] if code else [])
+
+
+@pytest.mark.parametrize("k,level,ok", [(1, 0.95, True), (2, 0.975, True), (2, 0.97, False), (2, 0.95, False),
+                                        (3, 0.9833, False), (3, 0.98334, True), (4, 0.9875, True)])
+def test_k_intervals_in_a_verdict_each_need_1_minus_alpha_over_k(k, level, ok):
+    if ok:
+        assert measure.check_level(level, ("result",), k) == level
+    else:
+        with pytest.raises(Refused) as exc:
+            measure.check_level(level, ("result",), k)
+        assert exc.value.problem.code == "SC320" and exc.value.problem.loc == ("result", "level")
+    assert (Fraction(repr(level)) >= 1 - stats.ALPHA / k) is ok
+
+
+# --- runs: the computed interval and the end it lacks ------------------------------------------------
+
+def test_a_median_over_runs_carries_its_exact_coverage():
+    m = measured({"runs": RUNS}, {"evidence": "evidence/r.json", "pointer": "/runs", "unit": "ms"})
+    assert (m.low, m.high, m.interval_from) == (101.0, 108.0, "ci")
+    assert m.summary is not None and m.coverage == m.summary.coverage == pytest.approx(0.978515625)
+    assert m.missing_end is None
+
+
+def test_a_high_quantile_over_too_few_runs_lacks_its_high_end():
+    m = measured({"runs": RUNS}, {"evidence": "evidence/r.json", "pointer": "/runs", "unit": "ms", "stat": "p90"})
+    assert m.low is not None and m.high is None and m.missing_end == ("high", 36)
+
+
+def test_min_over_runs_has_no_interval_and_no_missing_end():
+    m = measured({"runs": RUNS}, {"evidence": "evidence/r.json", "pointer": "/runs", "unit": "ms", "stat": "min"})
+    assert (m.value, m.low, m.high, m.interval_from, m.coverage, m.missing_end) == (100.0, None, None, "", None, None)
+
+
+# --- a formula's interval ----------------------------------------------------------------------------
+
+def derived(expr: str, unit: str, a: dict, b: dict, data: dict) -> measure.Measurement:
+    return measured(data, {"unit": unit, "expr": expr, "inputs": {
+        "a": {"evidence": "evidence/r.json", **a}, "b": {"evidence": "evidence/r.json", **b}}})
+
+
+def test_a_formulas_interval_is_computed_in_each_inputs_unit_and_given_in_the_results():
+    """Inputs in ms and a result in s: every end is converted (a factor left out is off by 1000)."""
+    data = {"a": RUNS, "b": [float(x) for x in range(10, 20)]}
+    m = derived("a - b", "s", {"pointer": "/a", "unit": "ms"}, {"pointer": "/b", "unit": "ms"}, data)
+    a, b = (stats.summarise(data[key], alpha=stats.ALPHA / 2) for key in ("a", "b"))
+    assert a.low is not None and a.high is not None and b.low is not None and b.high is not None
+    assert m.value == pytest.approx(0.09)
+    assert m.low == pytest.approx((a.low - b.high) / 1000, rel=1e-12)
+    assert m.high == pytest.approx((a.high - b.low) / 1000, rel=1e-12)
+    assert m.low <= (a.low - b.high) / 1000 and m.high >= (a.high - b.low) / 1000  # rounded outward
+    assert m.coverage is None and m.missing_end is None and m.level == pytest.approx(0.975)
+    assert [place for place, _ in measure.evidence_files(Result.model_validate({
+        "unit": "s", "expr": "a - b", "inputs": {"b": {"evidence": "evidence/b.json", "pointer": "/b"},
+                                                  "a": {"evidence": "evidence/a.json", "pointer": "/a"}}}))] == [
+        ("result", "inputs", "a", "evidence"), ("result", "inputs", "b", "evidence")]
+
+
+def test_an_input_in_seconds_scales_its_ends_into_a_result_in_ms():
+    data = {"a": RUNS, "b": 2.0}
+    m = derived("a * b", "ms", {"pointer": "/a", "unit": "s"}, {"pointer": "/b", "unit": "x"}, data)
+    assert (m.value, m.low, m.high) == (pytest.approx(209_000), pytest.approx(202_000), pytest.approx(216_000))
+
+
+def test_an_input_without_an_interval_enters_a_formula_as_its_value():
+    """min over runs has no interval: the formula's ends use its value, not an unbounded range."""
+    data = {"a": RUNS, "b": [float(x) for x in range(10, 20)]}
+    m = derived("a - b", "ms", {"pointer": "/a", "unit": "ms"}, {"pointer": "/b", "unit": "ms", "stat": "min"}, data)
+    a = stats.summarise(RUNS)
+    assert a.low is not None and a.high is not None
+    assert (m.low, m.high) == (pytest.approx(a.low - 10), pytest.approx(a.high - 10))
+
+
+@pytest.mark.parametrize("expr,end", [("a + b", "high"), ("b - a", "low")])
+def test_the_end_a_formula_lacks_is_the_one_its_inputs_missing_end_reaches(expr, end):
+    """p90 over 10 runs has no high end (36 runs would give it); subtracted, the missing end is the low one."""
+    data = {"a": RUNS, "b": 1.0}
+    m = derived(expr, "ms", {"pointer": "/a", "unit": "ms", "stat": "p90"}, {"pointer": "/b", "unit": "ms"}, data)
+    assert m.missing_end == (end, 36)
+    assert (m.low is None, m.high is None) == (end == "low", end == "high")
+    assert (m.needs_low, m.needs_high) == ((36, None) if end == "low" else (None, 36))
+
+
+def test_a_typed_factor_in_an_inputs_unit_is_found_at_that_input():
+    got = reading({"a": 1.0, "b": 2.0}, {"unit": "x", "expr": "a / b", "inputs": {
+        "a": {"evidence": "evidence/r.json", "pointer": "/a", "unit": "ms"},
+        "b": {"evidence": "evidence/r.json", "pointer": "/b", "unit": "2 ms"}}})
+    assert ("SC509", ("result", "inputs", "b", "unit")) in [(p.code, p.loc) for p in got.problems]
