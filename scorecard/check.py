@@ -9,10 +9,9 @@ from __future__ import annotations
 import difflib
 import re
 import typing
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
@@ -22,66 +21,9 @@ from .findings import Finding, finding, kind_of
 from .load import LoadedLedger
 from .yamldoc import Document
 from .model import Category, Dimension, Record, Settings
+from .records import CategoryRecord, CheckResult, DimensionRecord, Ledger
 from .statuses import display_key
 from . import rules
-
-if TYPE_CHECKING:
-    from .stamps import Review
-
-
-@dataclass(frozen=True, slots=True)
-class DimensionRecord:
-    """A dimension that passed the schema: its id, category, source document and model, and
-    (when it carries a `reviewed:` stamp) what the review rule found."""
-
-    id: str
-    category: str
-    doc: Document
-    model: Dimension
-    review: Review | None = None
-
-    @property
-    def file(self) -> str:
-        """The record's file, relative to the ledger root."""
-        return self.doc.file
-
-
-@dataclass(slots=True)
-class CategoryRecord:
-    """A category that passed the schema, with its dimensions in display order."""
-
-    slug: str
-    doc: Document | None
-    model: Category
-    dimensions: list[DimensionRecord]
-
-
-@dataclass(slots=True)
-class Ledger:
-    """The checked ledger: settings and categories in display order."""
-
-    root: Path
-    settings: Settings
-    categories: list[CategoryRecord]
-
-    def dimensions(self) -> list[DimensionRecord]:
-        """Every dimension, in display order."""
-        return [d for c in self.categories for d in c.dimensions]
-
-
-@dataclass(slots=True)
-class CheckResult:
-    """What the check stage returns: the ledger as far as it is valid, and every finding."""
-
-    ledger: Ledger
-    findings: list[Finding]
-    dimension_count: int
-
-    @property
-    def errors(self) -> list[Finding]:
-        """The findings of severity error."""
-        return [f for f in self.findings if f.severity == "error"]
-
 
 def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: bool = False) -> CheckResult:
     """Run every rule over the loaded ledger; findings come back sorted.

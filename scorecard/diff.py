@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .findings import UserError
 from . import git
-from .check import CheckResult, DimensionRecord
+from .records import CheckResult, DimensionRecord
 from .pipeline import validate
 from . import measure, wording
 from .model import Sota, value_word

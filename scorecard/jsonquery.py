@@ -3,9 +3,10 @@
 A query is refused before it runs when it is longer than MAX_QUERY characters, has more than MAX_DESCENDANTS
 descendant segments (each multiplies the nodes visited), or is a form RFC 9535 forbids that the library accepts (a
 comparison whose side is itself a comparison, a logical expression or a negation: `@.a==1==1`, `(@.a==1)==true`).
-While it runs it is bounded in time (TIME_BUDGET seconds, regular expressions included: the match() and search()
-functions run with the regex engine's own timeout) and in the nodes it selects (MAX_NODES). Running out of a bound is
-a BudgetError, never a hang: a watchdog thread raises it in the evaluating thread at the deadline.
+While it runs it is bounded in work and time: every node a descendant segment visits and every filter evaluation
+counts against MAX_WORK, the clock is read every 1,024 of them against TIME_BUDGET, and match() and search() run
+with the regex engine's own timeout (the rest of the budget). It selects at most MAX_NODES values. Running out of a
+bound is a QueryError, never a hang; the counts make the work bound the same on every machine.
 
 jsonpath_rfc9535 is imported here only, and only when a ledger uses path: (the hook path of most ledgers never
 loads it).
@@ -13,18 +14,17 @@ loads it).
 
 from __future__ import annotations
 
-import ctypes
 import re
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 from typing import Any
 
 MAX_QUERY = 1000  # characters
 MAX_DESCENDANTS = 2  # descendant segments (..) in one query
 MAX_NODES = 100_000  # nodes a query may select
+MAX_WORK = 2_000_000  # nodes visited by descendant segments plus filter evaluations
 MAX_DEPTH = 100  # nesting a descendant segment follows (the library's own limit)
 TIME_BUDGET = 2.0  # seconds one query may run
 
@@ -40,8 +40,8 @@ class QueryError(Exception):
         self.kind = kind
 
 
-class _OutOfTime(BaseException):
-    """Raised in the evaluating thread by the watchdog (a BaseException, so no library handler swallows it)."""
+class _OverBudget(BaseException):
+    """Raised inside the library's evaluation (a BaseException, so no handler of the library's swallows it)."""
 
 
 def descendants(query: str) -> int:
@@ -52,18 +52,15 @@ def descendants(query: str) -> int:
 def find(query: str, data: Any) -> list[tuple[Any, tuple[str | int, ...]]]:
     """(value, location) of every node query selects in data, within the bounds; QueryError otherwise."""
     compiled = _compile(query)
-    deadline = time.monotonic() + TIME_BUDGET
     out: list[tuple[Any, tuple[str | int, ...]]] = []
-    # Without a filter or a descendant segment a query's work is bounded by its length: no watchdog is needed
-    bounded = "?" not in query and ".." not in query
+    _budget.deadline, _budget.work = time.monotonic() + TIME_BUDGET, 0
     try:
-        with _watchdog(deadline) if not bounded else nullcontext():
-            for node in compiled.finditer(data):
-                out.append((node.value, tuple(node.location)))
-                if len(out) > MAX_NODES:
-                    raise QueryError(f"selects more than {MAX_NODES:,} values", "budget")
-    except _OutOfTime:
-        raise QueryError(f"ran past its {TIME_BUDGET:g}-second budget", "budget") from None
+        for node in compiled.finditer(data):
+            out.append((node.value, tuple(node.location)))
+            if len(out) > MAX_NODES:
+                raise QueryError(f"selects more than {MAX_NODES:,} values", "budget")
+    except _OverBudget as exc:
+        raise QueryError(str(exc), "budget") from None
     except TimeoutError:  # a regular expression's own timeout
         raise QueryError(f"its regular expression ran past the {TIME_BUDGET:g}-second budget", "budget") from None
     except (RecursionError, MemoryError):
@@ -74,6 +71,18 @@ def find(query: str, data: Any) -> list[tuple[Any, tuple[str | int, ...]]]:
     except _jsonpath().JSONPathError as exc:
         raise QueryError(str(exc), "syntax") from None
     return out
+
+
+_budget = threading.local()  # this thread's query: its deadline and the work done so far
+
+
+def _tick() -> None:
+    """Count one unit of work against the running query's budget."""
+    _budget.work += 1
+    if _budget.work > MAX_WORK:
+        raise _OverBudget(f"visited more than {MAX_WORK:,} nodes (descendant segments and filters)")
+    if _budget.work % 1024 == 0 and time.monotonic() > _budget.deadline:
+        raise _OverBudget(f"ran past its {TIME_BUDGET:g}-second budget")
 
 
 def _jsonpath():  # the module, loaded on first use
@@ -99,6 +108,7 @@ def _compile(query: str):
     forbidden = _forbidden(compiled)
     if forbidden:
         raise QueryError(f"not an RFC 9535 JSONPath query: {forbidden}", "syntax")
+    _count_work(compiled)
     return compiled
 
 
@@ -123,7 +133,53 @@ def _environment():
     return env
 
 
-_deadline = threading.local()
+@lru_cache(maxsize=1)
+def _counted() -> dict[type, type]:
+    """The library's descendant segment and filter, each as a subclass that counts its work (_tick)."""
+    from jsonpath_rfc9535 import filter_expressions as fe
+    from jsonpath_rfc9535.segments import JSONPathRecursiveDescentSegment
+
+    class Descendants(JSONPathRecursiveDescentSegment):
+        __slots__ = ()
+
+        def _visit(self, node, depth=1):
+            _tick()
+            return super()._visit(node, depth)
+
+    class Filter(fe.FilterExpression):
+        __slots__ = ()
+
+        def evaluate(self, context):
+            _tick()
+            return super().evaluate(context)
+
+    return {JSONPathRecursiveDescentSegment: Descendants, fe.FilterExpression: Filter}
+
+
+def _count_work(compiled) -> None:
+    """Make every descendant segment and filter of a compiled query, nested queries included, count its work."""
+    swap = _counted()
+    for part in _parts(compiled):
+        if type(part) in swap:
+            part.__class__ = swap[type(part)]
+
+
+def _parts(compiled) -> Iterator[object]:
+    """Every segment of a compiled query and every node of its filter expressions, nested queries' included."""
+    from jsonpath_rfc9535 import filter_expressions as fe
+    from jsonpath_rfc9535.selectors import FilterSelector
+
+    todo: list[object] = []
+    for segment in compiled.segments:
+        yield segment
+        todo += [selector.expression for selector in segment.selectors if isinstance(selector, FilterSelector)]
+    while todo:
+        expr = todo.pop()
+        yield expr
+        if isinstance(expr, fe.FilterQuery):
+            yield from _parts(expr.query)
+        todo += [child for name in ("expression", "left", "right") if (child := getattr(expr, name, None)) is not None]
+        todo += list(getattr(expr, "args", ()) or ())
 
 
 def _regex(string: object, pattern: object, full: bool) -> bool:
@@ -134,7 +190,7 @@ def _regex(string: object, pattern: object, full: bool) -> bool:
 
     if not isinstance(pattern, str) or not isinstance(string, str) or not check(pattern):
         return False
-    left = getattr(_deadline, "at", time.monotonic() + TIME_BUDGET) - time.monotonic()
+    left = getattr(_budget, "deadline", time.monotonic() + TIME_BUDGET) - time.monotonic()
     if left <= 0:
         raise TimeoutError
     try:
@@ -146,68 +202,16 @@ def _regex(string: object, pattern: object, full: bool) -> bool:
 
 
 def _forbidden(compiled) -> str:
-    """What in a compiled query RFC 9535's grammar forbids though the library accepts it ('' when nothing)."""
-    from jsonpath_rfc9535.selectors import FilterSelector
-
-    for segment in compiled.segments:
-        for selector in segment.selectors:
-            found = _forbidden_in(selector.expression) if isinstance(selector, FilterSelector) else ""
-            if found:
-                return found
-    return ""
-
-
-def _forbidden_in(expr) -> str:
-    """The first comparison in a filter expression whose side is not a comparable (a literal, a singular query or a
-    function); the library parses `@.a==1==1` and `(@.a==1)==true`, which the RFC's grammar does not."""
+    """What in a compiled query RFC 9535's grammar forbids though the library accepts it ('' when nothing): a
+    comparison whose side is not a comparable (a literal, a singular query or a function), as in `@.a==1==1` and
+    `(@.a==1)==true`, which the library parses and the RFC's grammar does not."""
     from jsonpath_rfc9535 import filter_expressions as fe
 
-    if isinstance(expr, fe.ComparisonExpression):
-        for side in (expr.left, expr.right):
-            if isinstance(side, (fe.ComparisonExpression, fe.LogicalExpression, fe.PrefixExpression)):
+    not_comparable = (fe.ComparisonExpression, fe.LogicalExpression, fe.PrefixExpression)
+    for expr in _parts(compiled):
+        if isinstance(expr, fe.ComparisonExpression):
+            side = next((s for s in (expr.left, expr.right) if isinstance(s, not_comparable)), None)
+            if side is not None:
                 return (f"in {expr}, one side of {expr.operator} is {side}; RFC 9535 compares only literals, "
                         "singular queries and functions, never a comparison, a logical expression or a negation")
-    if isinstance(expr, fe.FilterQuery):
-        return _forbidden(expr.query)
-    children = [getattr(expr, name, None) for name in ("expression", "left", "right")]
-    for child in [*children, *(getattr(expr, "args", ()) or ())]:
-        found = _forbidden_in(child) if child is not None else ""
-        if found:
-            return found
     return ""
-
-
-@contextmanager
-def _watchdog(deadline: float) -> Iterator[None]:
-    """Raise _OutOfTime in this thread if the block is still running at deadline.
-
-    The exception is set with PyThreadState_SetAsyncExc (as stopit and func-timeout do) and arrives at the next
-    bytecode boundary; under the lock, a block that finished in time is never interrupted afterwards.
-    """
-    ident = threading.get_ident()
-    lock = threading.Lock()
-    state = {"done": False, "fired": False}
-
-    def fire() -> None:
-        with lock:
-            if not state["done"]:
-                state["fired"] = True
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(_OutOfTime))
-
-    previous = getattr(_deadline, "at", None)
-    _deadline.at = deadline
-    timer = threading.Timer(max(0.0, deadline - time.monotonic()), fire)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        with lock:
-            state["done"] = True
-        timer.cancel()
-        if previous is None:
-            del _deadline.at
-        else:
-            _deadline.at = previous
-        if state["fired"]:  # set but maybe not yet delivered: clear it (or it arrives here, inside find's try)
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)

@@ -9,14 +9,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .dates import utc_date
-from .check import CheckResult, check
+from .check import check
+from .records import CheckResult
 from .evidence import ArtifactStore
 from .cache import ParsedFiles, RenderedPages, ledger_folder
 from .load import ParseCache, stream_ledger
 from .stamps import explain_suspects
 
 if TYPE_CHECKING:
-    from .check import Ledger
+    from .records import Ledger
     from .render import Site
     from .resolve import ResolvedLedger
 

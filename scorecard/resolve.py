@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .check import CategoryRecord, DimensionRecord, Ledger
+from .records import CategoryRecord, DimensionRecord, Ledger
 from . import measure
 from .evidence import ArtifactStore, JsonValue, located, resolve_pointer
 from .compare import Comparison, compare, months_between, not_compared, oldest_evidence, source_age

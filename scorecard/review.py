@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 from yaml._yaml import CParser
 
-from .check import CheckResult
+from .records import CheckResult
 from .findings import UserError
 from .pipeline import validate
 

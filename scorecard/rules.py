@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import TYPE_CHECKING
 
 from . import compare, measure, units
 from .compare import months_between, oldest_evidence, source_age
@@ -12,10 +11,7 @@ from .findings import Finding, finding, kind_of
 from .measure import Measurement
 from .model import HONEST, MEASURED, URL_RE, Settings, first_day, full_date
 from .paths import PathProblem, is_url
-
-if TYPE_CHECKING:
-    from .check import DimensionRecord
-    from .stamps import Review
+from .records import DimensionRecord, Review
 
 
 def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
@@ -70,10 +66,10 @@ def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore
     if covered is None:
         return None
     if stamps.fingerprint(covered) == dim.reviewed:
-        return stamps.Review("current", covered)
+        return Review("current", covered)
     findings.append(finding("SC801", doc.file, doc.pos(("reviewed",)), stamps.suspect_message(rec.id, None),
                             f"check the claim still holds, then run `scorecard review {rec.id}` to record that"))
-    return stamps.Review("suspect", covered)
+    return Review("suspect", covered)
 
 
 def _check_evidence_age(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,

@@ -14,7 +14,7 @@ import hashlib
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,20 +25,10 @@ from .paths import PathProblem, is_url, normalise
 
 if TYPE_CHECKING:
     from . import git
-    from .check import CheckResult, DimensionRecord
+    from .records import CheckResult, DimensionRecord
 
 PREFIX = "fp1-"
 FIXED_KEYS = ("status", "claim", "result.unit")
-
-
-@dataclass(frozen=True, slots=True)
-class Review:
-    """A stamped record's review: "current" (the stamp matches) or "suspect", what the fingerprint
-    covers now, and (for a suspect one, when git has the reviewed version) what changed since."""
-
-    state: str
-    covered: dict[str, object]
-    changes: tuple[str, ...] | None = None
 
 
 def _numbers(value: object, convert: Callable[[float], object]) -> object:

@@ -13,10 +13,25 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from .serve import Rebuilder
+
+class Rebuilder(Protocol):
+    """What the watcher needs of serve's rebuilder (a protocol, so that this module does not import serve)."""
+
+    root: Path
+    out: Path
+    cited: list[str]
+    snapshot: dict[str, tuple[int, int]]
+    echo: Callable[[str], None]
+
+    def inputs(self) -> dict[str, tuple[int, int]]: ...
+
+    def poll_once(self) -> bool: ...
+
+    def git_marker_paths(self) -> list[str]: ...
 
 WATCHED = ("scorecard.yaml", "claims", "evidence", "templates")  # under the root; and every cited file
 STEP_MS = 10  # a batch of changes is handed over once no new one came for this long...

@@ -6,8 +6,6 @@ QueryError, and where it runs to the end it selects exactly what RFC 9535 (the l
 
 from __future__ import annotations
 
-import time
-
 import jsonpath_rfc9535
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -123,16 +121,20 @@ def test_bounds_decided_before_the_query_runs(query, kind):
         assert kind is None
 
 
-def busy(seconds: float) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        pass
+@pytest.mark.parametrize("query", ["$..x", "$[?@.x == 1]", "$..[?@ == 0]", "$[?count(@..*) > 0]"])
+def test_descendant_visits_and_filter_evaluations_count_against_the_work_budget(monkeypatch, query):
+    data = [[0] for _ in range(30)]
+    monkeypatch.setattr(jsonquery, "MAX_WORK", 10)
+    with pytest.raises(jsonquery.QueryError) as exc:
+        jsonquery.find(query, data)
+    assert exc.value.kind == "budget" and "more than 10 nodes" in exc.value.message
+    monkeypatch.setattr(jsonquery, "MAX_WORK", 10_000)
+    assert jsonquery.find(query, data) == [(n.value, tuple(n.location)) for n in jsonpath_rfc9535.find(query, data)]
 
 
-def test_the_watchdog_stops_a_block_past_its_deadline_and_never_fires_after_one_in_time():
-    with pytest.raises(jsonquery._OutOfTime), jsonquery._watchdog(time.monotonic() + 0.05):
-        busy(2)
-    for _ in range(20):
-        with jsonquery._watchdog(time.monotonic() + 0.01):
-            pass
-    busy(0.1)  # a late exception would arrive here and fail the test
+def test_the_clock_is_read_as_the_work_is_counted(monkeypatch):
+    monkeypatch.setattr(jsonquery, "TIME_BUDGET", -1.0)  # already past: the 1,024th unit of work stops it
+    with pytest.raises(jsonquery.QueryError) as exc:
+        jsonquery.find("$..x", [[[0]] for _ in range(2000)])
+    assert exc.value.kind == "budget" and "second budget" in exc.value.message
+    assert jsonquery.find("$..x", [[0] for _ in range(1000)]) == []  # under 1,024 visits: not read yet
