@@ -155,7 +155,7 @@ def row(name: str, t: Timing, base: Timing | None = None, base_name: str = "") -
 def mkdocs_project(ledger: Path, dest: Path) -> Path:
     """The same content as a MkDocs project: one Markdown page per category."""
     sys.path.insert(0, str(REPO))
-    from scorecard import pipeline
+    from scorecard.cli import pipeline
 
     result, store = pipeline.validate(ledger)
     docs = dest / "docs"
@@ -177,7 +177,7 @@ def mkdocs_project(ledger: Path, dest: Path) -> Path:
 def doorstop_tree(ledger: Path, dest: Path) -> Path:
     """The same records as a Doorstop tree: one document per category under a root document."""
     sys.path.insert(0, str(REPO))
-    from scorecard import pipeline
+    from scorecard.cli import pipeline
 
     result, _ = pipeline.validate(ledger)
     dest.mkdir(parents=True)

@@ -1,5 +1,5 @@
 """`python -m scorecard`."""
 
-from .launch import run
+from .cli.launch import run
 
 run()

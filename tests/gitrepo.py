@@ -90,7 +90,7 @@ def reviewed_history(dest: Path) -> Path:
 
     For the site tests: every review and staleness mark and the history pages appear at once.
     """
-    from scorecard import review
+    from scorecard.cli import review
 
     root, _ = scripted_history(dest)
     edit(root, "scorecard.yaml", "stale_after_months: 24", "stale_after_months: 24\nstale_evidence_after_months: 3")

@@ -20,7 +20,7 @@ def cli_doc() -> str:
     """The CLI reference as Markdown."""
     from click.testing import CliRunner
 
-    from scorecard.cli import main
+    from scorecard.cli.commands import main
 
     runner = CliRunner()
     parts = [INTRO]

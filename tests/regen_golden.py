@@ -17,7 +17,7 @@ GOLDEN_EPOCH = "1781481600"  # the tests' fixed date, 2026-06-15
 
 def build_golden(dest: Path) -> None:
     """Build the base fixture ledger into dest, as the golden test does."""
-    from scorecard import pipeline
+    from scorecard.cli import pipeline
 
     os.environ["SOURCE_DATE_EPOCH"] = GOLDEN_EPOCH
     outcome = pipeline.build(TESTS / "ledgers" / "base", dest)

@@ -12,11 +12,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from scorecard import compare, pipeline
-from scorecard.cache import ParsedFiles, ledger_folder
-from scorecard.load import MemoryParseCache
-from scorecard.measure import Measurement
-from scorecard.yamldoc import Document, parse_bytes
+from scorecard.measure import compare
+from scorecard.cli import pipeline
+from scorecard.ledger.cache import ParsedFiles, ledger_folder
+from scorecard.ledger.load import MemoryParseCache
+from scorecard.measure.reading import Measurement
+from scorecard.ledger.yamldoc import Document, parse_bytes
 
 from conftest import LEDGERS, copy_ledger
 
@@ -275,7 +276,7 @@ def test_each_example_text_left_in_is_sc604(tmp_path, path, text):
 
 
 def test_the_example_artifact_left_in_is_sc604(tmp_path):
-    from scorecard.placeholders import ARTIFACT_NOTE
+    from scorecard.ledger.placeholders import ARTIFACT_NOTE
 
     _, found = _ledger(tmp_path, {"evidence/run.json": {'"commit": "abc1234"': f'"note": "{ARTIFACT_NOTE}: x"'}})
     assert where(found, "SC604") == [("evidence/run.json", 1, 1)]
@@ -314,7 +315,7 @@ def test_a_future_date_says_which_date_to_use(tmp_path, field, hint):
 # --- reading the ledger's files ---------------------------------------------------------------------
 
 def test_an_unreadable_record_is_sc101(tmp_path, monkeypatch):
-    import scorecard.load as load
+    import scorecard.ledger.load as load
 
     real = load.read_regular
 
@@ -420,7 +421,7 @@ def test_in_unit_needs_both_units():
 
 
 def test_the_oldest_input_decides_how_old_a_number_is():
-    from scorecard.evidence import Artifact
+    from scorecard.measure.evidence import Artifact
 
     arts = {"evidence/new.json": Artifact("evidence/new.json", meta={"date": "2026-05-01"}),
             "evidence/old.json": Artifact("evidence/old.json", meta={"date": "2025-01-31"})}
@@ -431,7 +432,7 @@ def test_the_oldest_input_decides_how_old_a_number_is():
 
 
 def test_example_text_is_reported_at_the_first_place_in_the_file(tmp_path):
-    from scorecard import placeholders as ph
+    from scorecard.ledger import placeholders as ph
 
     text = (LEDGERS / "base/claims/core/beta.yaml").read_text()
     text = f"note: {ph.DIMENSION[('note',)]}\n" + text.replace("why: Latency matters.",
@@ -447,7 +448,7 @@ def test_example_text_is_reported_at_the_first_place_in_the_file(tmp_path):
 # --- the site's ages and staleness, exactly at their limits --------------------------------------------
 
 def _resolved(tmp_path, beta_date: str, measured_on: str):
-    from scorecard.resolve import resolve_ledger
+    from scorecard.site.resolve import resolve_ledger
 
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     settings = root / "scorecard.yaml"
@@ -507,7 +508,7 @@ def test_a_special_file_in_place_of_a_record_is_refused_at_its_start(tmp_path):
 
 
 def test_the_root_is_the_nearest_folder_with_scorecard_yaml(tmp_path):
-    from scorecard.load import LedgerNotFound, find_root
+    from scorecard.ledger.load import LedgerNotFound, find_root
 
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     assert find_root(root / "claims/core") == root.resolve()

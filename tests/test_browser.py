@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from scorecard import pipeline
+from scorecard.cli import pipeline
 
 from conftest import EPOCH, LEDGERS, REPO, copy_ledger
 from gitrepo import reviewed_history

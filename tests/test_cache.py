@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from scorecard import cache, parallel, pipeline
+from scorecard.ledger import cache
+from scorecard.core import parallel
+from scorecard.cli import pipeline
 
 from conftest import REPO, run_cli
 
@@ -259,7 +261,7 @@ def test_the_warm_cache_is_bounded_least_recently_used_ledgers_first(tmp_path, m
     import os
     import time
 
-    from scorecard import cache
+    from scorecard.ledger import cache
 
     base = tmp_path / "builds"
     now = time.time()

@@ -7,14 +7,14 @@ import re
 
 import jsonschema
 import pytest
-from scorecard.yamldoc import Document, parse_bytes
+from scorecard.ledger.yamldoc import Document, parse_bytes
 
-from scorecard.findings import RULES
-from scorecard.model import MODELS, json_schema
+from scorecard.core.findings import RULES
+from scorecard.ledger.model import MODELS, json_schema
 
 from conftest import REPO
 
-SOURCE = "\n".join(p.read_text() for p in (REPO / "scorecard").glob("*.py") if p.name != "findings.py")
+SOURCE = "\n".join(p.read_text() for p in (REPO / "scorecard").rglob("*.py") if p.name != "findings.py")
 EMITTED = set(re.findall(r'"(SC\d{3})"', SOURCE))
 
 

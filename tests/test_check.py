@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from scorecard import pipeline
-from scorecard.compare import margin
+from scorecard.cli import pipeline
+from scorecard.measure.compare import margin
 
 
 def write(root: Path, rel: str, text: str) -> None:

@@ -88,7 +88,7 @@ def test_schema_command_prints_draft07():
 
 
 def test_rules_command_lists_every_code():
-    from scorecard.findings import RULES
+    from scorecard.core.findings import RULES
 
     out = run_cli("rules").stdout
     assert all(code in out for code in RULES)
@@ -96,15 +96,15 @@ def test_rules_command_lists_every_code():
 
 def test_validate_loads_nothing_it_does_not_need(base_ledger):
     """The pre-commit hook's path: no template engine, Markdown, git or review code for a ledger without stamps."""
-    code = ("import sys\nfrom scorecard.cli import main\ntry:\n    main(['validate', '--root', sys.argv[1]])\n"
+    code = ("import sys\nfrom scorecard.cli.commands import main\ntry:\n    main(['validate', '--root', sys.argv[1]])\n"
             "except SystemExit as e:\n    assert e.code == 0, e.code\n"
             "print(' '.join(sorted(m for m in sys.modules)))")
     proc = subprocess.run([sys.executable, "-c", code, str(base_ledger)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     loaded = set(proc.stdout.split())
-    assert "scorecard.check" in loaded  # the probe itself works
-    heavy = {"jinja2", "markdown_it", "scorecard.render", "scorecard.resolve", "scorecard.review", "scorecard.git",
-             "scorecard.history", "scorecard.diff", "scorecard.serve"}
+    assert "scorecard.ledger.check" in loaded  # the probe itself works
+    heavy = {"jinja2", "markdown_it", "scorecard.site.render", "scorecard.site.resolve", "scorecard.cli.review",
+             "scorecard.core.git", "scorecard.history.walk", "scorecard.cli.diff", "scorecard.cli.serve"}
     assert loaded & heavy == set()
 
 

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from scorecard import pipeline
-from scorecard.findings import RULES
+from scorecard.cli import pipeline
+from scorecard.core.findings import RULES
 
 from conftest import LEDGERS, bad_case, copy_ledger
 

@@ -201,7 +201,7 @@ def test_diff_reads_the_committed_bytes_and_runs_no_program_from_any_config(tmp_
     """Issue 26: the pull request's .gitattributes (export-ignore, export-subst, a filter, a textconv) and the
     repository's config (filters, textconv, external diff, fsmonitor, hooks, pager, credential helper) change
     nothing and run nothing: the diff sees the dimension validate and build publish, with the committed bytes."""
-    from scorecard import diff as diffing
+    from scorecard.cli import diff as diffing
 
     root = tmp_path / "ledger"
     shutil.copytree(LEDGERS / "base", root)

@@ -17,7 +17,7 @@ def test_cli_reference_matches_help():
 
 
 def test_every_settings_field_is_documented():
-    from scorecard.model import Category, Dimension, Settings
+    from scorecard.ledger.model import Category, Dimension, Settings
 
     fmt = (REPO / "docs/format.md").read_text()
     for model in (Settings, Category, Dimension):
@@ -40,10 +40,10 @@ def test_example_workflow_and_config_parse():
 
 
 def test_every_theme_file_macro_and_template_global_is_documented(tmp_path):
-    from scorecard.render import Site
-    from scorecard.paths import builtin_templates
-    from scorecard.resolve import resolve_ledger
-    from scorecard import pipeline
+    from scorecard.site.render import Site
+    from scorecard.core.paths import builtin_templates
+    from scorecard.site.resolve import resolve_ledger
+    from scorecard.cli import pipeline
 
     site_doc = (REPO / "docs/site.md").read_text()
     theme = builtin_templates()
@@ -76,7 +76,7 @@ def test_the_pinned_rev_in_the_examples_is_one_this_repository_has():
 
 
 def test_user_docs_schemas_and_scaffolds_are_written_for_any_field():
-    from scorecard.scaffold import dimension_text
+    from scorecard.cli.scaffold import dimension_text
 
     texts = {p: p.read_text()
              for p in [*(REPO / "docs").rglob("*.md"), *(REPO / "schema").glob("*.json"), REPO / "README.md"]}

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from scorecard.evidence import ArtifactStore, PointerError, escape_token, is_number, parse_pointer, resolve_pointer
-from scorecard.paths import PathProblem, resolve_inside
+from scorecard.measure.evidence import (ArtifactStore, PointerError, escape_token, is_number, parse_pointer,
+                                        resolve_pointer)
+from scorecard.core.paths import PathProblem, resolve_inside
 
 DOC = {"foo": ["bar", "baz"], "": 0, "a/b": 1, "c%d": 2, "e^f": 3, "g|h": 4, "i\\j": 5, 'k"l': 6, " ": 7,
        "m~n": 8, "nested": {"arr": [{"x": 1.5}]}}

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from scorecard import compare, units
-from scorecard.measure import Measurement
+from scorecard.measure import compare, units
+from scorecard.measure.reading import Measurement
 
 STATUSES = ("leads", "parity", "trails")
 
@@ -135,7 +135,7 @@ def test_a_typed_unit_is_the_artifacts_unit_compared_as_units(artifact, typed, s
     ({"r": {"runs": [1.0], "unit": "ns"}}, ("r", "runs", 0), "ns"), ({"items": [3.0]}, ("items", 0), None),
     ({"total_msgs": 3.0}, ("total_msgs",), None), ({"unit": 5, "v": 1.0}, ("v",), None)])
 def test_where_the_artifact_states_a_unit(data, where, stated):
-    from scorecard.selection import stated_unit
+    from scorecard.measure.selection import stated_unit
 
     found = stated_unit(data, where)
     assert (found[0] if found else None) == stated
@@ -145,9 +145,9 @@ def test_where_the_artifact_states_a_unit(data, where, stated):
 
 def definition(text: str) -> str | None:
     """None when the formula is accepted as a definition, else the refusal's code."""
-    from scorecard import expr
-    from scorecard.formula import check_definition
-    from scorecard.selection import Refused
+    from scorecard.measure import expr
+    from scorecard.measure.formula import check_definition
+    from scorecard.measure.selection import Refused
 
     try:
         check_definition(expr.parse(text), text)
@@ -188,7 +188,7 @@ def test_an_accepted_formula_has_no_hidden_factor(text):
     import ast as pyast
     from fractions import Fraction
 
-    from scorecard import algebra, expr
+    from scorecard.measure import algebra, expr
 
     if definition(text) is not None:
         return
@@ -233,7 +233,7 @@ def accepted_as_runs(data: dict, query: str) -> bool:
     """Whether a query over data is accepted; a refusal must be SC319."""
     from types import SimpleNamespace
 
-    from scorecard import selection
+    from scorecard.measure import selection
 
     art = SimpleNamespace(rel="evidence/r.json", data=data, meta={})
     try:
@@ -289,7 +289,7 @@ def type7(xs, p):
 def test_runs_an_interval_end_needs(stat, level, end, runs):
     from fractions import Fraction
 
-    from scorecard import stats
+    from scorecard.measure import stats
 
     p, alpha = stats.quantile_of(stat), 1 - Fraction(level)
     assert stats.runs_needed(p, alpha, end) == runs
@@ -308,7 +308,7 @@ def test_a_quantile_is_numpys_and_its_interval_covers_at_least_the_level(xs, sta
     from fractions import Fraction
     from math import comb
 
-    from scorecard import stats
+    from scorecard.measure import stats
 
     runs = [float(x) for x in xs]
     p = stats.quantile_of(stat)
@@ -340,7 +340,7 @@ def test_a_quantile_is_numpys_and_its_interval_covers_at_least_the_level(xs, sta
 def test_no_lead_rests_on_a_statistic_other_than_the_bars(ours, bar, runs):
     """Property (d): a lead stands only on the bar's statistic, or, with none stated, on a median or a mean (a
     single value that names no statistic and stands among none passes too)."""
-    from scorecard import like
+    from scorecard.measure import like
 
     if ours is None and runs:
         return
@@ -361,7 +361,7 @@ def test_no_lead_rests_on_a_statistic_other_than_the_bars(ours, bar, runs):
     ({"mean_ttft_ms": 3.0, "std_ttft_ms": 1.0}, "mean_ttft_ms", None),
 ])
 def test_a_value_names_its_statistic_by_its_key_or_a_member_beside_it(entry, key, code):
-    from scorecard import like
+    from scorecard.measure import like
 
     problem = like.check([(None, key, {"e": entry}, ("e", key), ("result",))], None, "leads")
     assert (problem.code if problem else None) == code
@@ -379,7 +379,7 @@ def test_a_derived_interval_contains_the_formula_at_every_point_inside_its_input
     import ast as pyast
     from fractions import Fraction
 
-    from scorecard import expr
+    from scorecard.measure import expr
 
     tree = expr.parse(text)
     intervals, point = {}, {}
@@ -410,9 +410,9 @@ def test_two_inputs_over_runs_are_each_taken_at_97_5_percent(tmp_path):
     """k = 2 intervals in one verdict: each at 1 - 0.05/2, and the interval shown is labelled with that level."""
     import json
 
-    from scorecard import measure
-    from scorecard.evidence import Artifact
-    from scorecard.model import Result
+    from scorecard.measure import reading as measure
+    from scorecard.measure.evidence import Artifact
+    from scorecard.ledger.model import Result
 
     data = {"a": [float(x) for x in range(100, 120)], "b": [float(x) for x in range(50, 70)]}
     art = Artifact("evidence/r.json", data)
@@ -434,7 +434,7 @@ def test_every_honest_form_validates_and_is_really_judged(tmp_path):
     record claiming trails is refused."""
     import shutil
 
-    from scorecard import pipeline
+    from scorecard.cli import pipeline
 
     from conftest import LEDGERS
 
@@ -520,7 +520,7 @@ def test_the_large_run_interval_agrees_with_the_exact_binomial_sums(n, p, monkey
     """Beyond EXACT_RANKS runs the ranks come from the incomplete beta function: the same ranks as the exact sums."""
     from fractions import Fraction
 
-    from scorecard import stats
+    from scorecard.measure import stats
 
     q = Fraction(p)
     large = stats.order_interval.__wrapped__(n, q)
@@ -531,7 +531,7 @@ def test_the_large_run_interval_agrees_with_the_exact_binomial_sums(n, p, monkey
 
 @pytest.mark.parametrize("cut", [1, 2, 3, 7, 9, 10])
 def test_the_rank_searches_find_the_last_true_and_the_first_true(cut):
-    from scorecard import stats
+    from scorecard.measure import stats
 
     assert stats._last(1, 10, lambda r: r <= cut) == cut
     assert stats._first(1, 10, lambda r: r >= cut) == cut
@@ -541,13 +541,13 @@ def test_the_rank_searches_find_the_last_true_and_the_first_true(cut):
 # --- the formula language: values, averages and intervals (mutation survivors) ---------------------------
 
 def _q(value, unit="ms"):
-    from scorecard import expr
+    from scorecard.measure import expr
 
     return expr.Quantity.of(value, units.parse(unit))
 
 
 def test_mean_and_geomean_over_inputs_of_one_unit():
-    from scorecard import expr
+    from scorecard.measure import expr
 
     out = expr.evaluate(expr.parse("mean(a, b)"), {"a": _q(2), "b": _q(8)})
     assert out.value == pytest.approx(5e-3) and out.dims == (("s", 1),)
@@ -567,7 +567,7 @@ def test_mean_and_geomean_over_inputs_of_one_unit():
 
 
 def test_what_a_formula_may_not_hold_is_named():
-    from scorecard import expr
+    from scorecard.measure import expr
 
     for text, words in [("a ** 2", "the operator Pow"), ("[a]", "a List ([a])"), ("a < b", "a Compare (a < b)"),
                         ("'x'", "the constant 'x'"), ("max(a, b)", "the only functions are mean")]:
@@ -589,7 +589,7 @@ def test_what_a_formula_may_not_hold_is_named():
     ("a - b", {"a": (5.0, 6.0), "b": (1.0, 2.0)}, 3.0, 5.0),
 ])
 def test_the_interval_of_a_formula(text, inputs, low, high):
-    from scorecard import expr
+    from scorecard.measure import expr
 
     got = expr.evaluate_interval(expr.parse(text), inputs)
     assert got[0] == pytest.approx(low, rel=1e-9, abs=1e-300) and got[1] == pytest.approx(high, rel=1e-9)
@@ -602,7 +602,7 @@ def test_the_interval_of_a_formula(text, inputs, low, high):
     ("c / (a * b)", 5 / 6e-6, (("s", -2), ("token", 1))),
 ])
 def test_a_formula_computes_its_value_and_carries_its_units(text, value, dims):
-    from scorecard import expr
+    from scorecard.measure import expr
 
     out = expr.evaluate(expr.parse(text), {"a": _q(2), "b": _q(3), "c": _q(5, "tok")})
     assert out.value == pytest.approx(value, rel=1e-12) and out.dims == dims

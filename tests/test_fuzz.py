@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from scorecard import pipeline
+from scorecard.cli import pipeline
 
 from conftest import LEDGERS
 

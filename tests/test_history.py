@@ -12,7 +12,9 @@ from datetime import datetime
 import feedparser
 import pytest
 
-from scorecard import charts, history, pipeline
+from scorecard.site import charts
+from scorecard.history import walk as history
+from scorecard.cli import pipeline
 
 from conftest import LEDGERS, copy_ledger, run_cli
 from gitrepo import commit, git, scripted_history
@@ -274,7 +276,7 @@ def test_a_simulated_value_is_never_called_measured(tmp_path):
 
 
 def _chart(times_values, unit="s", bar=0.05):
-    from scorecard.git import Commit
+    from scorecard.core.git import Commit
 
     h = history.DimensionHistory("d")
     for t, v in times_values:

@@ -206,7 +206,7 @@ def test_hostile_case_in_process(name, tmp_path, monkeypatch):
 
     (The subprocess run above is what CI does; this one lets coverage, and so the mutation run,
     see which tests exercise the refusals.)"""
-    from scorecard import pipeline
+    from scorecard.cli import pipeline
 
     spec, root, _, marker = _prepare(name, tmp_path)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -214,7 +214,7 @@ def test_hostile_case_in_process(name, tmp_path, monkeypatch):
         result = pipeline.build(root, tmp_path / "site").checked
     else:
         result, _ = pipeline.validate(root)
-    from scorecard.report import terminal_safe
+    from scorecard.cli.report import terminal_safe
 
     found = {(terminal_safe(f.file), f.code) for f in result.findings}  # as the case names them: printable
     for want in spec.get("findings", []):

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorecard import jsonquery
-from scorecard.selection import value_at
+from scorecard.measure import jsonquery
+from scorecard.measure.selection import value_at
 
 names = st.sampled_from(["a", "b", "name", "v", "runs"])
 literals = st.sampled_from(["1", "2.5", "'x'", "true", "null", "-1"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorecard.yamldoc import Document, parse_bytes
+from scorecard.ledger.yamldoc import Document, parse_bytes
 
 
 def parse(text: str | bytes):

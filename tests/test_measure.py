@@ -9,8 +9,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scorecard import compare, expr, pipeline, stats, units
-from scorecard.measure import Measurement
+from scorecard.measure import compare, expr, stats, units
+from scorecard.cli import pipeline
+from scorecard.measure.reading import Measurement
 
 from conftest import REPO
 

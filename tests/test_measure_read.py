@@ -7,10 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from scorecard import measure, stats
-from scorecard.evidence import Artifact
-from scorecard.model import Result
-from scorecard.selection import Refused
+from scorecard.measure import reading as measure
+from scorecard.measure import stats
+from scorecard.measure.evidence import Artifact
+from scorecard.ledger.model import Result
+from scorecard.measure.selection import Refused
 
 RUNS = [float(x) for x in range(100, 110)]  # 10 runs: the median's interval is runs 2 and 9 (101 and 108)
 

@@ -9,9 +9,10 @@ import sys
 
 import pytest
 
-from scorecard import parallel, pipeline
-from scorecard.render import Site
-from scorecard.resolve import resolve_ledger
+from scorecard.core import parallel
+from scorecard.cli import pipeline
+from scorecard.site.render import Site
+from scorecard.site.resolve import resolve_ledger
 
 from conftest import EPOCH, REPO, bad_case
 
@@ -43,7 +44,7 @@ def test_workers_render_the_same_site_as_one_process(forked, monkeypatch):
 
 
 def test_tasks_cover_every_category_and_file_once(monkeypatch):
-    import scorecard.render as render
+    import scorecard.site.render as render
 
     resolved = _resolved(REPO)
     monkeypatch.setattr(render, "TASK_DIMENSIONS", 1)
@@ -98,7 +99,7 @@ def test_launcher_keeps_exit_status_and_every_line_of_output(tmp_path):
 
 
 def test_launcher_flushes_a_long_report_through_a_pipe(tmp_path):
-    from scorecard.launch import _exit  # noqa: F401 (the module imports without running anything)
+    from scorecard.cli.launch import _exit  # noqa: F401 (the module imports without running anything)
 
     proc = _launch("rules")
     listed = proc.stdout.count("\n")
@@ -106,16 +107,16 @@ def test_launcher_flushes_a_long_report_through_a_pipe(tmp_path):
 
 
 def test_launcher_exit_codes_of_sys_exit(tmp_path):
-    code = ("import sys\nfrom scorecard import launch\nlaunch._exit({})")
+    code = ("import sys\nfrom scorecard.cli import launch\nlaunch._exit({})")
     for arg, status, err in (("None", 0, ""), ("3", 3, ""), ("'went wrong'", 1, "went wrong\n")):
         proc = subprocess.run([sys.executable, "-c", code.format(arg)], capture_output=True, text=True, timeout=60)
         assert (proc.returncode, proc.stderr) == (status, err)
 
 
 def test_launcher_switches_off_pydantic_plugins_unless_the_user_chose(tmp_path):
-    code = ("import os, sys\nfrom scorecard import launch\nsys.argv = ['scorecard', '--version']\n"
-            "import scorecard.cli as cli\ncli.main = lambda **kw: print(os.environ['PYDANTIC_DISABLE_PLUGINS'])\n"
-            "launch.run()")
+    code = ("import os, sys\nfrom scorecard.cli import launch\nsys.argv = ['scorecard', '--version']\n"
+            "import scorecard.cli.commands as cli\n"
+            "cli.main = lambda **kw: print(os.environ['PYDANTIC_DISABLE_PLUGINS'])\nlaunch.run()")
     env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
     assert proc.stdout == "__all__\n" and proc.returncode == 0
@@ -142,7 +143,7 @@ def test_build_through_the_launcher_writes_the_same_site_as_in_process(base_ledg
 
 
 def test_workers_parse_the_same_documents_and_findings(forked, monkeypatch, base_ledger):
-    import scorecard.load as load
+    import scorecard.ledger.load as load
 
     core = base_ledger / "claims/core"
     for i in range(5):
@@ -166,7 +167,7 @@ def test_recycled_workers_give_the_same_results(forked):
 
 
 def test_spooled_parts_come_back_in_key_order_and_the_file_closes():
-    from scorecard.render import _Spool
+    from scorecard.site.render import _Spool
 
     spool = _Spool()
     spool.add(2, [b"c", b"dd"])
@@ -178,7 +179,7 @@ def test_spooled_parts_come_back_in_key_order_and_the_file_closes():
 
 
 def test_each_category_is_checked_as_soon_as_its_files_are_parsed(forked, monkeypatch, base_ledger):
-    import scorecard.load as load
+    import scorecard.ledger.load as load
 
     last = base_ledger / "claims/zz-last"
     last.mkdir()
@@ -196,7 +197,7 @@ def test_each_category_is_checked_as_soon_as_its_files_are_parsed(forked, monkey
 
 
 def test_the_warm_cache_keeps_the_settings_of_a_ledger_without_claims(tmp_path, monkeypatch):
-    from scorecard import cache
+    from scorecard.ledger import cache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     root = tmp_path / "ledger"

@@ -6,8 +6,8 @@ import pytest
 
 import json
 
-from scorecard import report
-from scorecard.findings import Finding
+from scorecard.cli import report
+from scorecard.core.findings import Finding
 
 F = [Finding("claims/a/b.yaml", 3, 5, "SC202", "unknown field 'soruce'", "did you mean 'source'?"),
      Finding("claims/a/c.yaml", 1, 1, "SC603", "old, stale: 50%\nreally", "update it", "warning")]
@@ -119,9 +119,9 @@ def _nodes(markdown: str):
 def test_ledger_text_in_markdown_reports_stays_inert(payload):
     """No link, image, HTML or heading node comes from ledger text, and the text reaches the reader only inside a
     code span (where GitHub links no @mention, #12 or www. address); a newline shows as \\n."""
-    from scorecard import diff
-    from scorecard.findings import Finding
-    from scorecard.report import markdown, terminal_safe
+    from scorecard.cli import diff
+    from scorecard.core.findings import Finding
+    from scorecard.cli.report import markdown, terminal_safe
 
     outputs = [
         diff.as_markdown(payload, payload, [diff.Change(payload, payload, "changed", [payload, f"claim “{payload}”"])]),

@@ -7,8 +7,9 @@ import re
 
 import pytest
 
-from scorecard import pipeline, review, stamps
-from scorecard.model import Dimension
+from scorecard.cli import pipeline, review
+from scorecard.ledger import stamps
+from scorecard.ledger.model import Dimension
 
 from conftest import LEDGERS, copy_ledger, run_cli
 from gitrepo import commit, edit, git, set_rps
@@ -220,7 +221,7 @@ def test_evidence_age_from_git_when_there_is_no_meta_date(tmp_path):
 
 
 def test_evidence_dates_cost_the_same_few_git_calls_however_many_artifacts(tmp_path, monkeypatch):
-    from scorecard import git as git_module
+    from scorecard.core import git as git_module
 
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     (root / "scorecard.yaml").write_text((root / "scorecard.yaml").read_text() + "stale_evidence_after_months: 3\n")
@@ -241,7 +242,7 @@ def test_evidence_dates_cost_the_same_few_git_calls_however_many_artifacts(tmp_p
 
 
 def test_many_suspects_are_explained_with_a_fixed_few_git_processes(tmp_path, monkeypatch):
-    from scorecard import git as git_module
+    from scorecard.core import git as git_module
 
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     alpha = (root / "claims/core/alpha.yaml").read_text()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorecard import pipeline
+from scorecard.cli import pipeline
 
 from conftest import run_cli
 
@@ -89,7 +89,7 @@ def test_new_refuses_an_id_with_a_trailing_newline(base_ledger):
 def test_new_takes_titles_and_puts_a_new_category_last(tmp_path):
     import yaml
 
-    from scorecard import scaffold
+    from scorecard.cli import scaffold
 
     root = tmp_path / "l"
     scaffold.init(root)  # performance has order 10
@@ -109,7 +109,7 @@ def test_new_takes_titles_and_puts_a_new_category_last(tmp_path):
 def test_every_example_text_of_a_new_record_is_caught_and_a_fresh_ledger_says_so(tmp_path):
     import subprocess
 
-    from scorecard import placeholders
+    from scorecard.ledger import placeholders
 
     root = tmp_path / "my-ledger"
     assert run_cli("init", str(root)).returncode == 0

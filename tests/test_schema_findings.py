@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from scorecard import pipeline
-from scorecard.check import check_one
-from scorecard.evidence import ArtifactStore
-from scorecard.load import MemoryParseCache
-from scorecard.model import Settings
-from scorecard.yamldoc import Document, parse_bytes
+from scorecard.cli import pipeline
+from scorecard.ledger.check import check_one
+from scorecard.measure.evidence import ArtifactStore
+from scorecard.ledger.load import MemoryParseCache
+from scorecard.ledger.model import Settings
+from scorecard.ledger.yamldoc import Document, parse_bytes
 
 from conftest import LEDGERS, copy_ledger
 
@@ -101,7 +101,7 @@ def test_every_record_counts_even_an_invalid_one(tmp_path):
 
 
 def test_a_category_summary_left_as_the_example_is_sc604(tmp_path):
-    from scorecard.placeholders import CATEGORY_SUMMARY
+    from scorecard.ledger.placeholders import CATEGORY_SUMMARY
 
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     meta = root / "claims/core/_category.yaml"
@@ -137,7 +137,7 @@ def test_check_one_checks_a_single_record(tmp_path):
 
 
 def test_a_key_that_looks_like_a_union_tag_is_still_part_of_the_location():
-    from scorecard.check import _clean_loc
+    from scorecard.ledger.check import _clean_loc
 
     data = {"result": {"inputs": {"a[0]": {"unit": 5}}}, "trace": [{"path": 5}]}
     assert _clean_loc(data, ("result", "inputs", "a[0]", "unit")) == ("result", "inputs", "a[0]", "unit")

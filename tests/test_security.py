@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scorecard import paths, pipeline, review, scaffold, serve, write
-from scorecard.evidence import Artifact, parse_artifact, resolve_pointer, PointerError
-from scorecard.render import Site
-from scorecard.views import carried_as
-from scorecard.resolve import resolve_ledger
-from scorecard.review import set_stamp
+from scorecard.core import paths
+from scorecard.cli import pipeline, review, scaffold, serve
+from scorecard.site import write
+from scorecard.measure.evidence import Artifact, parse_artifact, resolve_pointer, PointerError
+from scorecard.site.render import Site
+from scorecard.site.views import carried_as
+from scorecard.site.resolve import resolve_ledger
+from scorecard.cli.review import set_stamp
 
 from conftest import REPO
 
@@ -140,7 +142,7 @@ def test_only_ascii_digits_index_an_array(token):
 # --- git ------------------------------------------------------------------------------------
 
 def test_git_never_runs_status_and_disables_repository_programs(monkeypatch, tmp_path):
-    from scorecard import git
+    from scorecard.core import git
 
     seen = []
     real = subprocess.run

@@ -77,7 +77,7 @@ def test_built_files_do_not_carry_the_reload_script(served):
 
 
 def test_fast_path_page_equals_the_full_build(base_ledger):
-    from scorecard.serve import Rebuilder
+    from scorecard.cli.serve import Rebuilder
 
     lines: list[str] = []
     rebuilder = Rebuilder(base_ledger, base_ledger / "site", echo=lines.append)
@@ -97,8 +97,8 @@ def test_fast_path_page_equals_the_full_build(base_ledger):
 def test_serve_rebuilds_from_the_warm_cache_and_the_pages_match(base_ledger, tmp_path, monkeypatch):
     import re
 
-    from scorecard import pipeline
-    from scorecard.serve import Rebuilder
+    from scorecard.cli import pipeline
+    from scorecard.cli.serve import Rebuilder
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     lines: list[str] = []
@@ -120,7 +120,7 @@ def test_serve_rebuilds_from_the_warm_cache_and_the_pages_match(base_ledger, tmp
 
 
 def test_fast_path_declines_what_it_cannot_do(base_ledger):
-    from scorecard.serve import Rebuilder
+    from scorecard.cli.serve import Rebuilder
 
     rebuilder = Rebuilder(base_ledger, base_ledger / "site", echo=lambda _: None)
     rebuilder.rebuild()
@@ -134,7 +134,7 @@ def test_fast_path_declines_what_it_cannot_do(base_ledger):
 
 
 def test_serve_with_history_keeps_timelines_in_the_fast_path_and_rebuilds_on_a_commit(tmp_path):
-    from scorecard.serve import Rebuilder
+    from scorecard.cli.serve import Rebuilder
 
     from gitrepo import commit, edit, scripted_history, set_rps
 
@@ -162,8 +162,8 @@ def test_serve_with_history_keeps_timelines_in_the_fast_path_and_rebuilds_on_a_c
 
 
 def test_notifications_wake_only_for_inputs(base_ledger, tmp_path):
-    from scorecard.serve import Rebuilder
-    from scorecard.watching import Inputs
+    from scorecard.cli.serve import Rebuilder
+    from scorecard.cli.watching import Inputs
 
     out = base_ledger / "site"
     rebuilder = Rebuilder(base_ledger, out, echo=lambda _: None)
@@ -182,8 +182,8 @@ def test_notifications_wake_only_for_inputs(base_ledger, tmp_path):
 def test_watch_falls_back_to_polling_without_notifications(base_ledger, monkeypatch):
     import threading
 
-    from scorecard import watching
-    from scorecard.serve import Rebuilder
+    from scorecard.cli import watching
+    from scorecard.cli.serve import Rebuilder
 
     said: list[str] = []
     rebuilder = Rebuilder(base_ledger, base_ledger / "site", echo=said.append)
@@ -206,8 +206,8 @@ def test_watch_falls_back_to_polling_without_notifications(base_ledger, monkeypa
 
 
 def test_a_failed_check_is_reported_once_and_serving_goes_on(base_ledger):
-    from scorecard import watching
-    from scorecard.serve import Rebuilder
+    from scorecard.cli import watching
+    from scorecard.cli.serve import Rebuilder
 
     said: list[str] = []
     rebuilder = Rebuilder(base_ledger, base_ledger / "site", echo=said.append)
@@ -225,9 +225,9 @@ def test_serve_turns_the_collector_back_on(base_ledger):
     import subprocess
     import sys
 
-    code = ("import gc, sys\nimport scorecard.serve as s\n"
+    code = ("import gc, sys\nimport scorecard.cli.serve as s\n"
             "s.serve = lambda *a, **k: print('collector', gc.isenabled())\n"
-            "gc.disable()\nfrom scorecard.cli import main\n"
+            "gc.disable()\nfrom scorecard.cli.commands import main\n"
             "try:\n    main(['serve', '--root', sys.argv[1]])\nexcept SystemExit:\n    pass\n")
     proc = subprocess.run([sys.executable, "-c", code, str(base_ledger)], capture_output=True, text=True, timeout=60)
     assert proc.stdout == "collector True\n", proc.stderr

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from scorecard import pipeline
-from scorecard.write import MARKER, OutputRefused
+from scorecard.cli import pipeline
+from scorecard.site.write import MARKER, OutputRefused
 
 from conftest import EPOCH, LEDGERS, REPO, copy_ledger, run_cli
 from sitecheck import broken_links, pages
@@ -324,7 +324,7 @@ def test_values_from_tool_output_read_as_a_person_writes_them(example_site):
 
 
 def test_a_value_not_compared_with_its_bar_says_why(tmp_path):
-    from scorecard import pipeline
+    from scorecard.cli import pipeline
 
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     alpha = root / "claims/core/alpha.yaml"

@@ -1,4 +1,5 @@
-"""The codebase's shape, checked: imports point one way (no circle), modules and functions stay small.
+"""The codebase's shape, checked: modules in layer subpackages, imports pointing one way (down the layers, no
+circle, type-only imports included), modules and functions small.
 
 Complexity (at most 10 per function) is ruff's C90 rule, run by .ci/run; these are the limits
 ruff does not check. Each failure names the module or function and the limit it passes.
@@ -7,30 +8,45 @@ ruff does not check. Each failure names the module or function and the limit it 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorecard"
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
+# The layers, lowest first: a module imports modules of its own layer or of a layer below, never above.
+LAYERS = ["core", "measure", "ledger", "history", "site", "cli"]
 
 
-def _runtime_imports(tree: ast.Module) -> set[str]:
-    """The package's modules a module imports when it runs (imports under `if TYPE_CHECKING:` are types only)."""
+@functools.cache
+def _modules() -> dict[str, Path]:
+    """Every module by its dotted name below scorecard (measure.units), packages' __init__ included."""
+    return {".".join(p.relative_to(PACKAGE).with_suffix("").parts): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(name: str, tree: ast.Module, typing_too: bool) -> set[str]:
+    """The package's modules a module imports (with typing_too, those under `if TYPE_CHECKING:` as well)."""
     typing_only = {id(n) for node in ast.walk(tree)
                    if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test) for n in ast.walk(node)}
+    modules = _modules()
+    here = name.split(".")[:-1]  # the module's package (for __init__, the package itself)
     out: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1 and id(node) not in typing_only:
-            if node.module:
-                out.add(node.module.split(".")[0])
-            else:
-                out.update(alias.name for alias in node.names if (PACKAGE / f"{alias.name}.py").exists())
+        if not isinstance(node, ast.ImportFrom) or node.level == 0 or (id(node) in typing_only and not typing_too):
+            continue
+        base = here[:len(here) - (node.level - 1)] if node.level > 1 else here
+        target = [*base, *(node.module.split(".") if node.module else [])]
+        for alias in node.names:
+            for candidate in (".".join([*target, alias.name]), ".".join(target)):
+                if candidate in modules:
+                    out.add(candidate)
+                    break
     return out
 
 
-def _graph() -> dict[str, set[str]]:
-    return {path.stem: _runtime_imports(ast.parse(path.read_text())) - {path.stem, "__init__"}
-            for path in sorted(PACKAGE.glob("*.py"))}
+def _graph(typing_too: bool = True) -> dict[str, set[str]]:
+    return {name: _imports(name, ast.parse(path.read_text()), typing_too) - {name}
+            for name, path in _modules().items() if not name.endswith("__init__") and name != "__main__"}
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -65,32 +81,55 @@ def test_the_cycle_finder_finds_a_circle():
     assert _cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
 
 
-def test_imports_point_one_way():
-    assert _cycle(_graph()) is None
+def test_the_import_reader_resolves_relative_imports():
+    graph = _graph()
+    assert {"measure.units", "measure.stats", "measure.selection"} <= graph["measure.reading"]
+    assert "core.findings" in graph["ledger.check"] and "ledger.records" in graph["ledger.check"]
+    assert "cli.launch" not in graph["cli.commands"] and "cli.commands" in graph["cli.launch"]
+
+
+def test_imports_point_one_way_type_only_imports_included():
+    assert _cycle(_graph(typing_too=True)) is None
+
+
+def test_every_module_lives_in_a_layer_and_imports_only_its_own_or_lower_layers():
+    upward = []
+    for name, deps in _graph(typing_too=True).items():
+        layer = name.split(".")[0]
+        assert layer in LAYERS, f"{name} is not in a layer's subpackage"
+        upward += [f"{name} imports {dep}" for dep in sorted(deps)
+                   if dep.split(".")[0] in LAYERS and LAYERS.index(dep.split(".")[0]) > LAYERS.index(layer)]
+    assert not upward, upward
+
+
+def test_each_layer_says_what_it_is_for_and_what_it_may_import():
+    for layer in LAYERS:
+        doc = ast.get_docstring(ast.parse((PACKAGE / layer / "__init__.py").read_text())) or ""
+        assert "May import" in doc and len(doc.split()) > 15, layer
 
 
 def test_the_pipeline_stages_do_not_import_the_commands():
     """load, check, resolve and render never reach into a command's module (review, diff, serve, cli)."""
-    graph = _graph()
-    commands = {"cli", "review", "diff", "serve", "scaffold", "pipeline"}
-    for stage in ("load", "yamldoc", "check", "rules", "resolve", "render", "write"):
+    graph = _graph(typing_too=False)
+    for stage in ("ledger.load", "ledger.yamldoc", "ledger.check", "ledger.rules", "site.resolve", "site.render",
+                  "site.write"):
         seen, todo = set(), [stage]
         while todo:
             for nxt in graph[todo.pop()]:
                 if nxt not in seen:
                     seen.add(nxt)
                     todo.append(nxt)
-        assert not seen & commands, (stage, sorted(seen & commands))
+        assert not {m for m in seen if m.startswith("cli.")}, (stage, sorted(seen))
 
 
 def test_modules_stay_small():
-    long = {p.name: n for p in PACKAGE.glob("*.py") if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    long = {p.name: n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
     assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
 
 
 def test_functions_stay_short():
     long = []
-    for path in sorted(PACKAGE.glob("*.py")):
+    for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = node.end_lineno - node.lineno + 1

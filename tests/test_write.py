@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from scorecard import pipeline
+from scorecard.cli import pipeline
 
 
 def build(root: Path, out: Path) -> dict[str, tuple[int, bytes]]:

@@ -1,0 +1,7 @@
+"""The commands: each parses its options, calls the pipeline or one function, and sets the exit status.
+
+pipeline is the one orchestrator (load -> check -> resolve -> render -> write); commands is the
+click command line and launch the process around it; report prints findings; review, diff,
+scaffold and serve (with watching) are the commands that are more than the pipeline.
+May import: every layer. Nothing imports it but __main__ and the `scorecard` script.
+"""

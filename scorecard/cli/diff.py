@@ -1,0 +1,349 @@
+"""`scorecard diff`: what a change does to the ledger, in a reviewer's words.
+
+Each side is a revision of the git repository holding the ledger (or the working tree). A
+revision's ledger is written out from its committed blobs' exact bytes, read by object id (no
+attributes, filters, textconv or export rules apply, and no program from any git config runs),
+and checked by the same pipeline as `validate`, so values that change only through an evidence
+file are seen too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.findings import UserError
+from ..core import git
+from ..ledger.records import CheckResult, DimensionRecord
+from .pipeline import validate
+from ..measure import reading as measure
+from ..history import wording
+from ..ledger.model import Sota
+from ..core.statuses import value_word
+from ..ledger.load import SETTINGS_FILE
+from ..measure.numfmt import fmt_value
+from .report import md_code
+
+
+class DiffError(UserError):
+    """Not a git repository, an unknown revision, or git itself failing."""
+
+
+def _git(args: list[str], cwd: Path) -> bytes:
+    try:
+        return git.run(args, cwd)
+    except git.GitError as exc:
+        raise DiffError(str(exc)) from None
+
+
+def repo_prefix(root: Path) -> tuple[Path, str]:
+    """(top of the git work tree, the ledger root relative to it with a trailing / or '')."""
+    try:
+        return git.repo_prefix(root)
+    except git.GitError as exc:
+        raise DiffError(f"{exc}; scorecard diff compares git revisions") from None
+
+
+def _checkout(top: Path, prefix: str, rev: str, dest: Path) -> Path:
+    """The ledger as it was at rev, written into dest from the committed blobs' exact bytes.
+
+    Read by object id (`git ls-tree`, `git cat-file --batch`), never through `git archive` or a
+    checkout: those apply the revision's own .gitattributes (export-ignore, export-subst) and run
+    the filters its config names, so a pull request could hide a file from the diff or run a program.
+    """
+    try:
+        commit = _git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], top).decode().strip()
+    except DiffError:
+        raise DiffError(f"unknown revision '{rev}'") from None
+    listing = _git(["ls-tree", "-r", "-z", "--full-tree", commit, "--", prefix or "."], top)
+    entries: list[tuple[str, str, str]] = []
+    for entry in listing.split(b"\0"):
+        head, _, raw = entry.partition(b"\t")
+        parts = head.split()
+        if len(parts) == 3 and parts[1] == b"blob":
+            entries.append((parts[0].decode(), parts[2].decode(), raw.decode("utf-8", "surrogateescape")))
+    with git.BlobReader(top) as blobs:
+        for mode, sha, rel in entries:
+            _write_entry(dest, rel, mode, blobs.read(sha))
+    root = dest / prefix if prefix else dest
+    if not (root / SETTINGS_FILE).is_file():
+        raise DiffError(f"revision '{rev}' has no ledger at {prefix or 'the repository root'}")
+    return root
+
+
+def _write_entry(dest: Path, path: str, mode: str, data: bytes | None) -> None:
+    """One committed file under dest: a regular file with its exact bytes, or a symlink that stays inside dest
+    (an absolute link, one that leaves, or a missing blob is left out: the revision then reads as missing it)."""
+    target = dest / path
+    if data is None or ".." in Path(path).parts or Path(path).is_absolute() or ".git" in Path(path).parts:
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if mode == "120000":
+        link = data.decode("utf-8", "surrogateescape")
+        resolved = os.path.normpath(os.path.join(os.path.dirname(path), link))
+        if Path(link).is_absolute() or resolved.startswith(".."):
+            return
+        target.symlink_to(link)
+        return
+    target.write_bytes(data)
+
+
+@dataclass(slots=True)
+class Side:
+    """One side of the comparison: its check result and the measured value of each dimension."""
+
+    label: str
+    result: CheckResult
+    dims: dict[str, DimensionRecord]
+    values: dict[str, measure.Measurement | None]
+    errors: dict[str, list[str]]
+
+
+def _side(label: str, root: Path) -> Side:
+    result, store = validate(root)
+    dims = {d.id: d for d in result.ledger.dimensions()}
+    values = {i: measure.read(d.model.result, store.get).measurement if d.model.result else None
+              for i, d in dims.items()}
+    errors: dict[str, list[str]] = {}
+    for f in result.findings:
+        if f.severity == "error":
+            errors.setdefault(f.file, []).append(f"{f.code} {f.message}")
+    return Side(label, result, dims, values, errors)
+
+
+@dataclass(slots=True)
+class Change:
+    """What changed for one dimension."""
+
+    id: str
+    file: str
+    kind: str  # added, removed, changed
+    lines: list[str] = field(default_factory=list)
+
+
+def compare(old: Side, new: Side) -> list[Change]:
+    """The changes from old to new, one per dimension that changed, sorted by id."""
+    changes = []
+    for dim_id in sorted(old.dims.keys() | new.dims.keys()):
+        a, b = old.dims.get(dim_id), new.dims.get(dim_id)
+        if a is None:
+            assert b is not None
+            changes.append(Change(dim_id, b.file, "added", _added(new, b)))
+        elif b is None and a.file in new.errors:  # still there, but no longer a valid record
+            changes.append(Change(dim_id, a.file, "invalid", [f"now invalid: {e}" for e in new.errors[a.file]]))
+        elif b is None:
+            changes.append(Change(dim_id, a.file, "removed", [f"was {a.model.status}: {a.model.claim}"]))
+        else:
+            lines = _changed(old, new, a, b)
+            if lines:
+                changes.append(Change(dim_id, b.file, "changed", lines))
+    tol_a, tol_b = old.result.ledger.settings.parity_tolerance, new.result.ledger.settings.parity_tolerance
+    if tol_a != tol_b:
+        changes.append(Change(SETTINGS_FILE, SETTINGS_FILE, "changed", [f"typed choice changed: parity_tolerance: "
+                                                                        f"{tol_a:g} → {tol_b:g} (every verdict it "
+                                                                        "flips is listed with its dimension)"]))
+    for file in sorted(new.errors.keys() - {c.file for c in changes} - {d.file for d in new.dims.values()}):
+        if file not in old.errors:
+            changes.append(Change(Path(file).stem, file, "invalid", [f"now invalid: {e}" for e in new.errors[file]]))
+    return changes
+
+
+def _added(new: Side, b: DimensionRecord) -> list[str]:
+    lines = [f"status {b.model.status}: {b.model.claim}"]
+    added = new.values.get(b.id)
+    if added is not None:
+        lines.append(f"{value_word(b.model.status)} {fmt_value(added.value, added.unit)}")
+    return lines + _invalid(new, b, None)
+
+
+def _changed(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord) -> list[str]:
+    """What changed in a dimension both sides have, one line each (none when nothing did)."""
+    ma, mb = a.model, b.model
+    lines = []
+    if a.category != b.category:
+        lines.append(wording.moved(a.category, b.category))
+    if ma.status != mb.status:
+        lines.append(wording.status_changed(ma.status, mb.status))
+    va, vb = old.values.get(a.id), new.values.get(b.id)
+    value = wording.value_changed(ma.status, None if va is None else (va.value, va.unit), mb.status,
+                                  None if vb is None else (vb.value, vb.unit), mb.sota.better)
+    if value is not None:
+        only_evidence = va is not None and vb is not None and a.doc.digest == b.doc.digest
+        lines.append(value + (" (from the evidence file only)" if only_evidence else "")
+                     + _noise_and_context(va, vb, ma.status, mb))
+    if ma.claim != mb.claim:
+        lines.append(f"claim “{ma.claim}” → “{mb.claim}”")
+    lines += _sota(ma.sota, mb.sota)
+    lines += _typed_choices(old, new, a, b)
+    other = [k for k in ("title", "why", "leaders", "note", "trace", "order") if getattr(ma, k) != getattr(mb, k)]
+    if other:
+        lines.append("also changed: " + ", ".join(other))
+    return lines + _review(a, b) + _invalid(new, b, a, old)
+
+
+def _noise_and_context(va: measure.Measurement | None, vb: measure.Measurement | None, old_status: str,
+                       mb) -> str:
+    """Whether a changed value moved beyond its runs' noise, and where it stands: '; within the runs' noise
+    (intervals overlap); still trails; bar 0.5 ms'."""
+    from ..measure.compare import in_unit
+
+    parts = []
+    if va is not None and vb is not None and None not in (va.low, va.high, vb.low, vb.high):
+        low, high = in_unit(vb.low, vb.unit, va.unit), in_unit(vb.high, vb.unit, va.unit)  # type: ignore[arg-type]
+        if low is not None and high is not None and va.low is not None and va.high is not None:
+            apart = high < va.low or va.high < low
+            parts.append("the intervals do not overlap" if apart else "within the runs' noise (the intervals overlap)")
+    if vb is not None and old_status == mb.status:
+        parts.append(f"still {mb.status}")
+    if vb is not None and mb.sota.value is not None:
+        parts.append(f"bar {fmt_value(mb.sota.value, mb.sota.unit)}")
+    return "; " + "; ".join(parts) if parts else ""
+
+
+def _sota(sa: Sota, sb: Sota) -> list[str]:
+    lines = []
+    bar = wording.bar_changed((sa.value, sa.unit), (sb.value, sb.unit))
+    if bar is not None:
+        lines.append(bar)
+    if sa.bar != sb.bar:
+        lines.append("SOTA bar reworded")
+    if sa.source != sb.source or sa.date != sb.date:
+        lines.append(f"SOTA source {sa.source} ({sa.date}) → {sb.source} ({sb.date})")
+    return lines
+
+
+def typed_choices(dim) -> dict[str, str]:
+    """Every choice typed into a record that can change its verdict: units, selections, statistics, the formula,
+    better, and the bar's statistic (parity_tolerance is the ledger's, in scorecard.yaml)."""
+    out = {"sota.better": dim.sota.better or "", "sota.stat": dim.sota.stat or ""}
+    result = dim.result
+    if result is not None:
+        out.update(measure.described(result))
+        for rel, kind, selector in measure.selections(result):
+            out[f"selection {rel}#{kind}"] = selector
+    return {k: v for k, v in out.items() if v}
+
+
+def _typed_choices(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord) -> list[str]:
+    """Each typed choice that changed, and the verdict it flips (where the bar and the value can be compared)."""
+    ca, cb = typed_choices(a.model), typed_choices(b.model)
+    if a.model.result is None or b.model.result is None:  # a result that came or went: the status line says it
+        ca, cb = ({k: v for k, v in c.items() if k.startswith("sota.")} for c in (ca, cb))
+    tol_a, tol_b = old.result.ledger.settings.parity_tolerance, new.result.ledger.settings.parity_tolerance
+    lines = [f"typed choice changed: {key}: {ca.get(key, '(none)')} → {cb.get(key, '(none)')}"
+             for key in sorted(ca.keys() | cb.keys()) if ca.get(key) != cb.get(key)]
+    if not lines and tol_a == tol_b:
+        return []
+    before, after = _verdict(old, a, tol_a), _verdict(new, b, tol_b)
+    if before is not None and after is not None and before != after:
+        why = "" if lines else f" (parity_tolerance {tol_a:g} → {tol_b:g})"
+        lines.append(f"verdict flips: {before} → {after} against the bar{why}")
+    return lines
+
+
+def _verdict(side: Side, d: DimensionRecord, tolerance: float) -> str | None:
+    """Where the measured value stands against the bar (ahead, level, behind), or None when it cannot be said."""
+    from ..measure import compare as comparing
+
+    m = side.values.get(d.id)
+    if m is None or d.model.sota.value is None:
+        return None
+    c = comparing.compare(m, d.model.sota, tolerance)
+    return None if c is None or c.not_finite() else c.standing
+
+
+def _review(a: DimensionRecord, b: DimensionRecord) -> list[str]:
+    """What a reviewer should know of the review stamps: one recorded, dropped, or a claim turned suspect."""
+    if a.model.reviewed != b.model.reviewed:
+        if b.model.reviewed is None:
+            return ["review stamp removed"]
+        if b.review is not None and b.review.state == "current":
+            return ["reviewed: a person checked the claim against what it rests on now"]
+        return ["review stamp changed, but it does not match what the claim rests on (suspect)"]
+    if a.review is not None and b.review is not None and (a.review.state, b.review.state) == ("current", "suspect"):
+        what = f": {'; '.join(b.review.changes)}" if b.review.changes else ""
+        return [f"now suspect: what it rests on changed since its review{what}"]
+    return []
+
+
+def _invalid(new: Side, b: DimensionRecord, a: DimensionRecord | None, old: Side | None = None) -> list[str]:
+    now = new.errors.get(b.file, [])
+    before = set(old.errors.get(a.file, [])) if (old and a) else set()
+    return [f"now invalid: {e}" for e in now if e not in before]
+
+
+def merge_base(top: Path, rev: str, rev2: str) -> str:
+    """The commit where rev2 branched from rev (git merge-base), as a full id."""
+    try:
+        return _git(["merge-base", rev, rev2], top).decode().strip()
+    except DiffError as exc:
+        raise DiffError(f"no merge base of '{rev}' and '{rev2}' ({exc}); with a shallow clone, fetch more "
+                        "history (actions/checkout: fetch-depth: 0)") from None
+
+
+def run(root: Path, rev: str, rev2: str | None, from_merge_base: bool = False) -> tuple[str, str, list[Change]]:
+    """Compare the ledger at rev with rev2 (or the working tree).
+
+    With from_merge_base (or rev written as A...B, as git does), the old side is where rev2
+    (HEAD for the working tree) branched from rev: a pull request is compared with the commit it
+    started from, not with whatever has landed on the base branch since.
+    """
+    top, prefix = repo_prefix(root)
+    if "..." in rev and rev2 is None:
+        rev, _, after = rev.partition("...")
+        rev2, from_merge_base = after or None, True
+    label = _named(rev)
+    if from_merge_base:
+        base = merge_base(top, rev, rev2 or "HEAD")
+        other = _named(rev2) if rev2 not in (None, "HEAD") else "this branch"
+        rev, label = base, f"merge base of {label} and {other} ({base[:7]})"
+    with tempfile.TemporaryDirectory(prefix="scorecard-diff-") as tmp:
+        old_root = _checkout(top, prefix, rev, Path(tmp) / "old")
+        old = _side(label, old_root)
+        if rev2 is None:
+            new = _side("working tree", root)
+        else:
+            new = _side(_named(rev2), _checkout(top, prefix, rev2, Path(tmp) / "new"))
+        return old.label, new.label, compare(old, new)
+
+
+def _named(rev: str | None) -> str:
+    """A revision as a reader wants it: the name given, or a commit id shortened to 7 characters."""
+    if rev is None:
+        return "the working tree"
+    return rev[:7] if len(rev) >= 12 and all(c in "0123456789abcdef" for c in rev.lower()) else rev
+
+
+def as_text(old: str, new: str, changes: list[Change]) -> str:
+    """Plain text for a terminal."""
+    if not changes:
+        return f"no dimension changed between {old} and {new}\n"
+    out = [f"{len(changes)} dimension{'s' if len(changes) != 1 else ''} changed between {old} and {new}:"]
+    for c in changes:
+        out.append(f"{c.kind} {c.id} ({c.file})")
+        out += [f"    {line}" for line in c.lines]
+    return "\n".join(out) + "\n"
+
+
+def as_markdown(old: str, new: str, changes: list[Change]) -> str:
+    """Markdown ready to paste as a pull-request comment: every text from the ledger (ids, file names, titles,
+    claims, values, messages) sits in a code span, where it cannot open a link, an image, raw HTML, a heading
+    or a mention."""
+    if not changes:
+        return f"**scorecard:** no dimension changed between {md_code(old)} and {md_code(new)}.\n"
+    out = [f"### scorecard: {len(changes)} dimension{'s' if len(changes) != 1 else ''} changed", "",
+           f"Between {md_code(old)} and {md_code(new)}.", ""]
+    for c in changes:
+        out.append(f"- **{c.kind}** {md_code(c.id)} ({md_code(c.file)})")
+        out += [f"  - {md_code(line)}" for line in c.lines]
+    return "\n".join(out) + "\n"
+
+
+def as_json(old: str, new: str, changes: list[Change]) -> str:
+    """A stable JSON shape: {version, from, to, changes: [{id, file, kind, lines}]}."""
+    return json.dumps({"version": 1, "from": old, "to": new,
+                       "changes": [{"id": c.id, "file": c.file, "kind": c.kind, "lines": c.lines} for c in changes]},
+                      indent=2, ensure_ascii=False) + "\n"

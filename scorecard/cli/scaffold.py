@@ -1,0 +1,213 @@
+"""`scorecard init` and `scorecard new`: ledgers and records that validate as they stand.
+
+Both check every target before writing anything, so a refusal changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from .. import DISTRIBUTION, __version__
+from ..core.findings import UserError
+from ..ledger.load import CATEGORY_FILE, SETTINGS_FILE, SLUG_RE
+from ..ledger.model import MODELS, json_schema
+from ..core.statuses import MEASURED, STATUSES
+
+
+class ScaffoldRefused(UserError):
+    """The scaffold would overwrite something, or was asked for something invalid."""
+
+
+def _modeline(kind: str, depth: int) -> str:
+    return f"# yaml-language-server: $schema={'../' * depth}schema/{kind}.schema.json\n"
+
+
+SETTINGS = """{modeline}title: {title}                 # required: the scorecard's title
+subject: {subject}                          # required: the system being scored
+description: >-                              # optional, Markdown
+  Each dimension is a thing the field competes on, with where we stand against its best.
+stale_after_months: 24                       # optional: a SOTA source older than this warns
+parity_tolerance: 0.05                       # optional: |result/bar - 1| within this is parity
+# base_url: https://example.org/scorecard/   # optional: canonical links
+"""
+
+CATEGORY = """{modeline}title: {title}     # required
+# short: {slug}      # optional short name for page titles
+summary: what this category covers      # optional, Markdown
+order: {order}            # optional: categories sort by (order, slug)
+"""
+
+DIMENSION = """{modeline}# One dimension the field competes on. Your editor describes each field from the schema named above;
+# `scorecard schema dimension` prints it, and `scorecard rules` lists what validate checks.
+title: {title}                       # required: what is measured
+why: >-                               # required, Markdown: why the field competes on it
+  Say why a buyer or a user cares about this dimension.
+sota:                                 # required: the bar to beat
+  bar: >-                             # required, Markdown: the bar in words
+    Name the best published result, with its number.
+  value: 100                          # optional number; needs unit and better
+  unit: {unit}                          # the unit of value
+  better: higher                      # higher | lower
+  # stat: median                      # the bar's statistic (median, mean, p99 ...): ours must then be the same
+  source: https://example.org/paper   # required: http(s) URL stating the bar
+  date: {date}                         # required: YYYY, YYYY-MM or YYYY-MM-DD
+leaders:                              # optional: who leads (inline Markdown)
+  - System A
+status: {status}                      # {statuses}
+claim: {claim}          # required: one line, our position in words
+{result}note: >-                              # optional, Markdown
+  What is and is not measured, and why.
+trace:                                # optional: files, file.json#/pointer, or URLs; each must resolve
+  - https://example.org/paper
+{trace}"""  # noqa: E501 (the file users get, its comments in one column)
+
+RESULT = """result:                               # required for leads, parity, trails, simulated
+  evidence: evidence/{evidence}        # a JSON file under evidence/
+  pointer: {pointer}            # RFC 6901 pointer to the number, or to an array of runs
+  # path: "$.benchmarks[?@.name == 'test_x'].stats.median"   # or an RFC 9535 JSONPath query instead of pointer
+  unit: {unit}                          # converted to sota.unit before the honesty check (s, ms, kB, KiB, tok/s, x, %)
+  # stat: median                      # for runs: median (default), mean, p99, min or max; a lead needs its 95% CI ahead
+  # low: {{pointer: /ci/low}}            # an interval the artifact reports itself (with high:)
+  # high: {{pointer: /ci/high}}
+  # A derived value instead of evidence/pointer:
+  #   expr: ours / theirs               # + - * /, parentheses, mean(a, b) over the inputs' names; no numbers
+  #   inputs:
+  #     ours: {{evidence: evidence/compare.json, pointer: /ours/tok_s, unit: tok/s}}
+  #     theirs: {{evidence: evidence/compare.json, pointer: /theirs/tok_s, unit: tok/s}}
+"""
+
+GITIGNORE = "site/\n.site-*/\n"
+PRECOMMIT = """# pre-commit: validate the ledger on every commit (https://pre-commit.com).
+# pre-commit installs scorecard {version} into an environment of its own (language: python), so
+# the hook works without activating a virtualenv; `pre-commit autoupdate` does not move it: edit
+# the version below to upgrade.
+repos:
+  - repo: local
+    hooks:
+      - id: scorecard-validate
+        name: scorecard validate
+        entry: scorecard validate
+        language: python
+        additional_dependencies: ["{distribution}=={version}"]
+        pass_filenames: false
+        verbose: true   # pre-commit hides a passing hook's output: this shows its warnings too
+        files: ^(scorecard\\.yaml|claims/|evidence/|templates/|.*\\.md$)
+"""
+
+
+def _schemas() -> dict[str, str]:
+    return {f"schema/{kind}.schema.json": json.dumps(json_schema(kind), indent=2, sort_keys=True) + "\n"
+            for kind in sorted(MODELS)}
+
+
+def yaml_text(text: str) -> str:
+    """text as a YAML double-quoted scalar (a JSON string is one): no comment, key or newline can slip in."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _write_all(root: Path, files: dict[str, str]) -> list[str]:
+    """Write every file, or none: refuse any path that exists (a symlink, even dangling, included) or
+    whose folder is a symlink leading out of root; on a write error, remove what was written."""
+    real_root = root.resolve()
+    clashes = sorted(rel for rel in files if (root / rel).exists() or (root / rel).is_symlink())
+    if clashes:
+        raise ScaffoldRefused(f"refusing to overwrite {', '.join(clashes)}; nothing was written")
+    for rel in files:
+        folder = (root / rel).parent
+        while not (folder.exists() or folder.is_symlink()):
+            folder = folder.parent
+        if not folder.resolve().is_relative_to(real_root):
+            raise ScaffoldRefused(f"refusing to write {rel}: {folder} leads out of {root} through a symlink; "
+                                  "nothing was written")
+    written: list[Path] = []
+    try:
+        for rel, text in files.items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+            fd = os.open(path, flags, 0o644)
+            written.append(path)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+    except OSError as exc:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise ScaffoldRefused(f"cannot write {exc.filename or root}: {exc.strerror}; nothing was kept") from None
+    return sorted(files)
+
+
+def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard") -> list[str]:
+    """A new ledger in folder: settings, one category, a no-claim and a measured dimension, and tooling."""
+    if (folder / SETTINGS_FILE).exists():
+        raise ScaffoldRefused(f"{folder} already holds a ledger ({SETTINGS_FILE}); nothing was written")
+    if folder.exists() and not folder.is_dir():
+        raise ScaffoldRefused(f"{folder} is a file; nothing was written")
+    files = {
+        SETTINGS_FILE: SETTINGS.format(modeline=_modeline("scorecard", 0), title=yaml_text(title),
+                                       subject=yaml_text(subject)),
+        f"claims/performance/{CATEGORY_FILE}": CATEGORY.format(modeline=_modeline("category", 2), title="Performance",
+                                                               slug="performance", order=10),
+        "claims/performance/first-gap.yaml": dimension_text("first-gap", "no-claim", depth=2),
+        "claims/performance/request-throughput.yaml": dimension_text(
+            "request-throughput", "trails", depth=2, evidence="throughput.json", pointer="/runs/peak/requests_per_s"),
+        "evidence/throughput.json": json.dumps({
+            "meta": {"note": "EXAMPLE artifact made by scorecard init: replace it with your measurement",
+                     "commit": "0000000", "date": "2026-01-01", "machine": "example", "command": "your benchmark"},
+            "runs": {"peak": {"requests_per_s": 80}}}, indent=2) + "\n",
+        ".gitignore": GITIGNORE,
+        ".pre-commit-config.yaml": PRECOMMIT.format(version=__version__, distribution=DISTRIBUTION),
+        **_schemas(),
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    return _write_all(folder, files)
+
+
+def dimension_text(dim_id: str, status: str, depth: int = 2, evidence: str | None = None,
+                   pointer: str = "/path/to/value", title: str | None = None) -> str:
+    """The text of a new dimension record with every field and a comment on each."""
+    measured = status in MEASURED
+    result = RESULT.format(evidence=evidence or f"{dim_id}.json", pointer=pointer, unit="req/s") if measured else ""
+    claim = {"no-claim": "no number yet", "out-of-scope": "not this system's axis"}.get(status, "our number, in words")
+    trace = f"  - evidence/{evidence or dim_id + '.json'}\n" if measured else ""
+    return DIMENSION.format(modeline=_modeline("dimension", depth),
+                            title=yaml_text(title) if title else dim_id.replace("-", " ").capitalize(),
+                            unit="req/s", date="2025-06", status=status, statuses=" | ".join(STATUSES),
+                            claim=claim, result=result, trace=trace)
+
+
+def _next_order(root: Path) -> int:
+    """An order after every category's (10 past the largest), so a new category comes last."""
+    largest = 0
+    for meta in (root / "claims").glob(f"*/{CATEGORY_FILE}"):
+        found = re.search(r"^order:\s*(-?\d{1,9})\s*(#.*)?$", meta.read_text(encoding="utf-8", errors="replace"), re.M)
+        if found:
+            largest = max(largest, int(found[1]))
+    return (largest // 10 + 1) * 10
+
+
+def new(root: Path, target: str, status: str = "no-claim", title: str | None = None,
+        category_title: str | None = None) -> list[str]:
+    """A new dimension claims/CATEGORY/ID.yaml (and the category's _category.yaml if missing)."""
+    category, _, dim_id = target.partition("/")
+    for kind, slug in (("category", category), ("dimension id", dim_id)):
+        if not SLUG_RE.fullmatch(slug or ""):
+            raise ScaffoldRefused(f"{kind} '{slug}' is not a slug (lowercase letters, digits, single hyphens); "
+                                  "write CATEGORY/ID, e.g. cost-efficiency/goodput")
+    if status not in STATUSES:
+        raise ScaffoldRefused(f"status must be one of {', '.join(STATUSES)}")
+    taken = sorted((root / "claims").glob(f"*/{dim_id}.yaml"))
+    if taken:
+        raise ScaffoldRefused(f"id '{dim_id}' is used already by {taken[0].relative_to(root).as_posix()} "
+                              "(ids are unique across the ledger); nothing was written")
+    for kind, text in (("title", title), ("category title", category_title)):
+        if text is not None and (not text.strip() or "\n" in text or "\r" in text):
+            raise ScaffoldRefused(f"the {kind} must be one line of text")
+    files = {f"claims/{category}/{dim_id}.yaml": dimension_text(dim_id, status, title=title)}
+    if not (root / "claims" / category / CATEGORY_FILE).exists():
+        files[f"claims/{category}/{CATEGORY_FILE}"] = CATEGORY.format(
+            modeline=_modeline("category", 2), slug=category, order=_next_order(root),
+            title=yaml_text(category_title) if category_title else category.replace("-", " ").capitalize())
+    return _write_all(root, files)

@@ -1,0 +1,388 @@
+"""`scorecard serve`: build, serve the site on loopback, rebuild when the ledger changes.
+
+While the ledger is broken the last good site stays up, and every HTML page served gets a
+banner with the findings. Served pages (never the built files) also get a few lines of
+script that reload the page after a rebuild.
+"""
+
+from __future__ import annotations
+
+import html
+import http.server
+import json
+import os
+import socketserver
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+from collections.abc import Callable
+
+from . import pipeline, report
+from ..ledger.load import MemoryParseCache
+from .pipeline import BuildState, today
+from ..core.paths import name_suffix
+from .watching import WATCHED, watch
+
+STATUS_PATH = "/__scorecard__/status"
+RELOAD_SCRIPT = (b"""<script>(function(){var g=null;setInterval(function(){fetch('""" + STATUS_PATH.encode()
+                 + b"""').then(function(r){return r.json()}).then(function(s){"""
+                 b"""if(g!==null&&s.generation!==g){location.reload()}g=s.generation})
+.catch(function(){})},500)}())</script>""")
+
+
+class Rebuilder:
+    """Keeps the site current: snapshots the inputs, rebuilds on change, remembers the findings."""
+
+    def __init__(self, root: Path, out: Path, echo: Callable[[str], None] = print, history: bool = False,
+                 warm: bool = False):
+        self.root, self.out, self.echo = root, out, echo
+        self.history = history
+        self.warm = warm  # rendered categories from the warm cache (parsed files stay in self.cache)
+        self.git_markers: list[str] | None = None  # with history: files a commit or checkout rewrites
+        self.noted: set[str] = set()
+        self.cache = MemoryParseCache()
+        self.generation = 0
+        self.broken_text: str | None = None
+        self.cited: list[str] = []
+        self.snapshot: dict[str, tuple[int, int]] = {}
+        self.lock = threading.Lock()
+        self.state: BuildState | None = None  # the last good build's, for the fast path
+        self.memory: dict[str, bytes] = {}  # pages newer than the files on disk
+        self.building = False
+
+    def inputs(self) -> dict[str, tuple[int, int]]:
+        """(mtime, size) of every file a build reads."""
+        found: dict[str, tuple[int, int]] = {}
+        for path in ([str(self.root / name) for name in WATCHED] + [str(self.root / rel) for rel in self.cited]
+                     + self.git_marker_paths()):
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            if os.path.isdir(path):
+                self._walk(path, found)
+            else:
+                found[path] = (st.st_mtime_ns, st.st_size)
+        return found
+
+    def git_marker_paths(self) -> list[str]:
+        """With history, git's HEAD and its reflog: a commit changes the history without touching the ledger."""
+        if not self.history:
+            return []
+        if self.git_markers is None:
+            from ..core.git import GitError, run
+
+            try:
+                git_dir = Path(run(["rev-parse", "--absolute-git-dir"], self.root).decode().strip())
+                self.git_markers = [str(git_dir / "HEAD"), str(git_dir / "logs" / "HEAD")]
+            except GitError:
+                self.git_markers = []
+        return self.git_markers
+
+    def _walk(self, folder: str, found: dict) -> None:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    self._walk(entry.path, found)
+                else:
+                    st = entry.stat()
+                    found[entry.path] = (st.st_mtime_ns, st.st_size)
+            except OSError:
+                continue
+
+    def _stat(self, path: Path, found: dict) -> None:
+        try:
+            st = path.stat()
+        except OSError:
+            return
+        found[str(path)] = (st.st_mtime_ns, st.st_size)
+
+    def rebuild(self) -> float:
+        """One build; returns its duration in seconds."""
+        start = time.perf_counter()
+        self.snapshot = self.inputs()
+        self.building = True
+        try:
+            outcome = pipeline.build(self.root, self.out, cache=self.cache, history=self.history,
+                                     warm=self.warm)
+        finally:
+            self.building = False
+        took = time.perf_counter() - start
+        checked = outcome.checked
+        for note in outcome.notes:
+            if note not in self.noted:  # once, not on every rebuild
+                self.noted.add(note)
+                self.echo(f"scorecard: {note}")
+        with self.lock:
+            if outcome.refused:
+                self.state = None
+                self.memory = {}
+                self.broken_text = report.text(checked.findings, checked.dimension_count)
+                self.echo(self.broken_text + "the ledger has errors: still serving the last good site")
+            else:
+                self.broken_text = None
+                self.state = outcome.state
+                self.memory = {}
+                if outcome.cited_files != self.cited:
+                    self.cited = outcome.cited_files
+                    for rel in self.cited:  # newly watched files count as seen at this build
+                        if str(self.root / rel) not in self.snapshot:
+                            self._stat(self.root / rel, self.snapshot)
+                self.echo(f"rebuilt {outcome.pages} files for {checked.dimension_count} dimensions in {took:.2f} s"
+                          + outcome.reuse_note())
+            self.generation += 1
+        if len(self.cache) > 4 * (checked.dimension_count + 100):
+            self.cache.clear()  # old versions of edited files pile up; start afresh
+        return took
+
+    def poll_once(self) -> bool:
+        """Rebuild if any input changed since the last build (first the fast path, when it applies)."""
+        current = self.inputs()
+        if current == self.snapshot:
+            return False
+        changed = {p for p in current.keys() | self.snapshot.keys() if current.get(p) != self.snapshot.get(p)}
+        try:
+            self.refresh(changed, current)
+        except Exception as exc:  # noqa: BLE001 - the full rebuild below is the fallback
+            self.echo(f"fast refresh skipped ({type(exc).__name__}: {exc}); rebuilding in full")
+        self.rebuild()
+        return True
+
+    def refresh(self, changed: set[str], current: dict) -> bool:
+        """Serve changed dimensions' category pages from memory at once, if only dimension files changed."""
+        claims = str(self.root / "claims") + os.sep
+        if self.state is None or not all(
+                p.startswith(claims) and p.endswith(".yaml") and not p.endswith("_category.yaml")
+                and p in current and p in self.snapshot for p in changed):
+            return False
+        start = time.perf_counter()
+        rels = [(Path(p).relative_to(self.root).as_posix(), self.cache) for p in sorted(changed)]
+        refreshed = refresh_dimensions(self.state, rels)
+        if refreshed is None:
+            return False
+        _, pages = refreshed
+        with self.lock:
+            self.memory.update(pages)
+            self.generation += 1
+        self.echo(f"updated {', '.join(sorted(pages))} in {time.perf_counter() - start:.3f} s; full rebuild follows")
+        return True
+
+    def watch(self, stop: threading.Event, interval: float = 0.1) -> None:
+        """Rebuild on every change until stop is set (watching.py: notifications, else polling)."""
+        watch(self, stop, interval)
+
+# What the site holds (see views.RAW_SUFFIXES), by suffix; anything else is served as bytes to save.
+TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".js": "text/javascript; charset=utf-8",
+         ".svg": "image/svg+xml", ".json": "application/json", ".xml": "application/atom+xml",
+         ".txt": "text/plain; charset=utf-8", ".text": "text/plain; charset=utf-8", ".log": "text/plain; charset=utf-8",
+         ".md": "text/plain; charset=utf-8", ".csv": "text/csv; charset=utf-8",
+         ".tsv": "text/tab-separated-values; charset=utf-8", ".yaml": "text/plain; charset=utf-8",
+         ".yml": "text/plain; charset=utf-8", ".toml": "text/plain; charset=utf-8", ".png": "image/png",
+         ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp", ".avif": "image/avif"}
+# Files the site writes itself may be active (its pages, styles, scripts, badges); a ledger's own
+# files are only under _files/, where nothing but the allowlisted types is ever copied raw.
+MAX_SERVED = 256 * 1024 * 1024
+
+
+def content_type(rel: str) -> str:
+    """The Content-Type for a site path (by suffix, case-insensitive); unknown types download."""
+    suffix = name_suffix(rel)
+    if rel.startswith("_files/") and suffix in (".svg", ".xml", ".css", ".js"):
+        return "application/octet-stream"
+    return TYPES.get(suffix, "application/octet-stream")
+
+
+def _request_path(raw: str) -> str | None:
+    """The site path a request names ('' and folders mean their index.html); None if it is malformed."""
+    from urllib.parse import unquote
+
+    try:
+        path = unquote(raw.split("?", 1)[0].split("#", 1)[0], errors="strict")
+    except UnicodeDecodeError:
+        return None
+    if "\\" in path or any(ord(c) < 32 or ord(c) == 127 for c in path):  # NUL and other controls included
+        return None
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    if ".." in parts:
+        return None
+    rel = "/".join(parts)
+    if not rel:
+        return "index.html"
+    return rel + "/index.html" if path.endswith("/") else rel
+
+
+def _site_file(out: Path, rel: str) -> bytes | None:
+    """The bytes of a regular file inside the site, never through a symlink; None for anything else."""
+    import stat
+
+    path = out
+    for part in rel.split("/"):
+        path = path / part
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return None
+        if stat.S_ISLNK(info.st_mode):
+            return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SERVED:
+        return None
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    """GET for the site: pages of the last good build (or fresher ones in memory), and the status poll."""
+
+    rebuilder: Rebuilder  # set by _handler
+    timeout = 15  # seconds an idle connection may hold its thread
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's signature
+        pass
+
+    def do_GET(self):
+        if self.path == STATUS_PATH:
+            with self.rebuilder.lock:
+                body = json.dumps({"generation": self.rebuilder.generation, "ok": self.rebuilder.broken_text is None,
+                                   "building": self.rebuilder.building}).encode()
+            return self._send(body, "application/json")
+        rel = _request_path(self.path)
+        if rel is None:
+            return self.send_error(400, "bad path")
+        with self.rebuilder.lock:
+            fresh = self.rebuilder.memory.get(rel)
+        if fresh is not None:
+            return self._send(self._decorate(fresh), "text/html; charset=utf-8")
+        return self._file(rel)
+
+    def _file(self, rel: str) -> None:
+        """A file of the last good build: HTML with the reload script (and any error banner)."""
+        body = _site_file(self.rebuilder.out, rel)
+        if body is None:
+            if not rel.endswith("index.html") and _site_file(self.rebuilder.out, rel + "/index.html") is not None:
+                self.send_response(301)  # a folder without its slash: relative links need it
+                self.send_header("Location", "/" + urllib.parse.quote(rel) + "/")
+                self.send_header("Content-Length", "0")
+                return self.end_headers()
+            return self.send_error(404, "not in the site")
+        ctype = content_type(rel)
+        return self._send(self._decorate(body) if ctype.startswith("text/html") else body, ctype)
+
+    def do_HEAD(self):
+        self.send_error(405, "GET only")
+
+    def _decorate(self, page: bytes) -> bytes:
+        with self.rebuilder.lock:
+            broken = self.rebuilder.broken_text
+        extra = RELOAD_SCRIPT
+        if broken:
+            banner = ('<div role="alert" style="position:sticky;top:0;z-index:9;background:#ffebe9;color:#82071e;'
+                      'border:2px solid #82071e;padding:0.5rem 1rem;white-space:pre-wrap;font:14px/1.4 monospace">'
+                      "<strong>The ledger has errors; this is the last good build.</strong>\n"
+                      + html.escape(broken) + "</div>")
+            extra = banner.encode() + extra
+        return page.replace(b"<body>", b"<body>" + extra, 1)
+
+    def _send(self, body: bytes, ctype: str) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _handler(rebuilder: Rebuilder) -> type[_Handler]:
+    return type("Handler", (_Handler,), {"rebuilder": rebuilder})
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    """A threaded HTTP server whose threads do not keep the process alive."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 256  # the stdlib's 5 drops connections when a page's assets load at once
+
+    def handle_error(self, request, client_address) -> None:
+        pass  # a client that hangs up or times out is not worth a traceback
+
+
+def serve(root: Path, out: Path, host: str, port: int | None, echo: Callable[[str], None] = print,
+          history: bool = False, warm: bool = True) -> None:
+    """Build, then serve until interrupted. port None: 8000, or a free one if 8000 is taken."""
+    rebuilder = Rebuilder(root, out, echo, history, warm)
+    rebuilder.rebuild()
+    if not out.is_dir():
+        out.mkdir(parents=True)
+    try:
+        httpd = Server((host, 8000 if port is None else port), _handler(rebuilder))
+    except OSError:
+        if port is not None:
+            raise
+        httpd = Server((host, 0), _handler(rebuilder))
+    stop = threading.Event()
+    watcher = threading.Thread(target=rebuilder.watch, args=(stop,), daemon=True)
+    watcher.start()
+    echo(f"serving {out} at http://{host}:{httpd.server_address[1]}/ (Ctrl-C to stop)")
+    try:
+        httpd.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        echo("stopped")
+    finally:
+        stop.set()
+        httpd.server_close()
+
+
+def refresh_dimensions(state: BuildState, docs: list) -> tuple[list, dict[str, bytes]] | None:
+    """serve's fast path: re-check and re-render only the categories of changed dimension files.
+
+    Returns (findings, pages of the changed categories), or None when a full build is needed
+    (a changed file has errors, or is not a dimension the last build knew).
+    """
+    from ..ledger.check import check_one
+    from ..ledger.load import read_document
+    from ..site.render import Site
+    from ..site.resolve import count_statuses, resolve_dimension
+    from ..core.statuses import display_key
+
+    ledger, store, resolved = state.ledger, state.store, state.resolved
+    by_file = {d.record.file: (ci, di) for ci, c in enumerate(resolved.categories) for di, d in enumerate(c.dimensions)}
+    touched: set[int] = set()
+    findings = []
+    for rel, cache in docs:
+        if rel not in by_file:
+            return None
+        ci, di = by_file[rel]
+        yaml_findings: list = []
+        doc = read_document(ledger.root, ledger.root / rel, yaml_findings, cache)
+        if doc.data is None:
+            return None
+        cat = resolved.categories[ci]
+        record, more = check_one(doc, cat.slug, ledger.settings, store, today())
+        findings += yaml_findings + more
+        if record is None or any(f.severity == "error" for f in yaml_findings + more):
+            return None
+        fresh = resolve_dimension(record, ledger, store, resolved.as_of, {}, {})
+        fresh.history = cat.dimensions[di].history  # git's history does not change with an unsaved edit
+        cat.dimensions[di] = fresh
+        cat.record.dimensions[di] = record
+        touched.add(ci)
+    if state.site is None:
+        state.site = Site(resolved)
+    site = state.site
+    pages = {}
+    for ci in sorted(touched):
+        cat = resolved.categories[ci]
+        cat.dimensions.sort(key=lambda d: display_key(d.record.model.order, d.id))
+        cat.counts = count_statuses(cat.dimensions)
+        pages[f"{cat.slug}/index.html"] = site.page("category.html", "../", f"{cat.slug}/index.html", category=cat)
+    return findings, pages

@@ -1,0 +1,182 @@
+"""Reading what a ledger names, safely: paths inside the ledger root, regular files, bounded sizes.
+
+A ledger is untrusted input (a pull request controls its files, symlinks and special files), so
+every file the tool reads goes through here: its real path must be inside the root, outside any
+version-control folder, and it must be a regular file under a size cap. FIFOs and devices are
+never opened for reading in a way that could block, and a refusal is a PathProblem (a finding),
+never an exception escaping to the user.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from pathlib import Path
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")
+
+
+class PathProblem(Exception):
+    """A path that cannot be used: code is the rule, message says why."""
+
+    def __init__(self, code: str, message: str, hint: str):
+        super().__init__(message)
+        self.code, self.message, self.hint = code, message, hint
+
+
+# Folders of version-control systems: never read as a trace target, never published.
+VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs", ".fossil", "CVS", ".jj", ".pijul"})
+# The largest evidence artifact or trace target read (documented in docs/security.md).
+MAX_ARTIFACT_BYTES = 16 * 1024 * 1024
+_LINK_HINT = "replace the symlink with the file itself"
+
+
+def is_url(text: str) -> bool:
+    """Whether text has a URL scheme (a drive letter such as C: is not one)."""
+    return bool(_SCHEME.match(text))
+
+
+def resolve_inside(root: Path, rel: str, real_root: Path | None = None) -> Path:
+    """The file rel names inside root; raise PathProblem if it is unsafe or leaves the root."""
+    escape_hint = "use a path relative to the ledger root, inside it, with forward slashes"
+    if not rel or rel != rel.strip():
+        raise PathProblem("SC404", f"path '{rel}' is empty or has surrounding spaces", escape_hint)
+    if "\\" in rel:
+        raise PathProblem("SC404", f"path '{rel}' contains a backslash", escape_hint)
+    if rel.startswith("/") or _DRIVE.match(rel):
+        raise PathProblem("SC404", f"path '{rel}' is absolute", escape_hint)
+    if "\x00" in rel or any(part == ".." for part in rel.split("/")):
+        raise PathProblem("SC404", f"path '{rel}' leaves the ledger root", escape_hint)
+    if any(part in VCS_FOLDERS for part in rel.split("/")):
+        raise PathProblem("SC407", f"path '{rel}' is inside a version-control folder",
+                          "cite a file of the ledger itself; nothing under .git/ (or .hg/, .svn/) is ever read "
+                          "or published")
+    path = root / rel
+    real = real_path(path, rel)
+    inside = real_root or root.resolve()
+    if not real.is_relative_to(inside):
+        raise PathProblem("SC404", f"path '{rel}' goes through a symlink that leaves the ledger root", _LINK_HINT)
+    if any(part in VCS_FOLDERS for part in real.relative_to(inside).parts):
+        raise PathProblem("SC407", f"path '{rel}' is a symlink into a version-control folder", _LINK_HINT)
+    return path
+
+
+def real_path(path: Path, rel: str) -> Path:
+    """path with every symlink resolved; PathProblem on a symlink loop."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError) as exc:  # Python < 3.13 raises RuntimeError on a loop
+        raise PathProblem("SC404", f"path '{rel}' is a symlink loop ({exc})", _LINK_HINT) from None
+
+
+def inside_root(path: Path, real_root: Path, rel: str) -> Path:
+    """The real path of path; PathProblem if it is a symlink that leaves real_root or loops."""
+    real = real_path(path, rel)
+    if not real.is_relative_to(real_root):
+        raise PathProblem("SC404", f"'{rel}' is a symlink that leaves the ledger root", _LINK_HINT)
+    return real
+
+
+def file_kind(path: Path) -> tuple[str, int]:
+    """('file', 'dir', 'missing' or 'special' (a FIFO, device or socket), size), following symlinks, never blocking."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return "missing", 0
+    except OSError as exc:
+        if exc.errno in (errno.ENOTDIR, errno.ENAMETOOLONG):
+            return "missing", 0
+        raise
+    if stat.S_ISREG(info.st_mode):
+        return "file", info.st_size
+    return ("dir" if stat.S_ISDIR(info.st_mode) else "special"), 0
+
+
+def read_regular(path: Path | str, rel: str, limit: int) -> bytes:
+    """The bytes of a regular file of at most limit bytes; PathProblem for anything else.
+
+    The file is opened non-blocking (a FIFO cannot hang the run) and checked with fstat on the
+    open descriptor, so what is read is what was checked. FileNotFoundError and other OSErrors
+    (permissions) propagate for the caller to word.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            if stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+            raise PathProblem("SC406", f"'{rel}' is not a regular file (a FIFO, device or socket)",
+                              "commit an ordinary file in its place")
+        if info.st_size > limit:
+            raise PathProblem("SC408", f"'{rel}' is {info.st_size:,} bytes, over the {limit:,}-byte limit",
+                              "cite a smaller artifact (summarise the raw output), or keep the large file out of "
+                              "the ledger")
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+        if len(data) > limit:  # it grew while being read
+            raise PathProblem("SC408", f"'{rel}' is over the {limit:,}-byte limit", "cite a smaller artifact")
+        return data
+    finally:
+        os.close(fd)
+
+
+def name_suffix(rel: str) -> str:
+    """The lowercase suffix of a path's last name ('.json'), or '' when it has none."""
+    name = rel.rsplit("/", 1)[-1]
+    return "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
+
+
+def normalise(rel: str) -> str:
+    """rel with ./ and empty segments removed, for comparing and linking."""
+    return "/".join(part for part in rel.split("/") if part not in ("", "."))
+
+
+def builtin_templates() -> Path:
+    """The theme shipped in the wheel (scorecard/templates), or templates/ in a source checkout."""
+    here = Path(__file__).resolve().parents[1]
+    for candidate in (here / "templates", here.parent / "templates"):
+        if (candidate / "base.html").is_file():
+            return candidate
+    raise FileNotFoundError("the built-in templates are missing from the installation")
+
+
+def cache_home() -> Path | None:
+    """The folder that holds all of scorecard's caches (made or not), or None where there is no absolute one."""
+    home = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(home) if os.path.isabs(home) else Path.home() / ".cache"
+    return base / "scorecard" if base.is_absolute() else None
+
+
+def user_cache_dir(name: str) -> Path | None:
+    """A folder of the user's cache only this user can write, or None where that cannot be had.
+
+    What is kept there (compiled templates) is loaded as code, so, as CPython does for its own
+    caches, the folder must be an absolute path, a real folder (not a symlink) owned by the
+    current user and not writable by group or others, as must the scorecard folder holding it.
+    A relative XDG_CACHE_HOME is ignored, as the XDG specification says.
+    """
+    getuid = getattr(os, "getuid", None)
+    base = cache_home()
+    if getuid is None or os.environ.get("SCORECARD_NO_CACHE") or base is None:
+        return None
+    folder = base / name
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for part in (folder.parent, folder):
+            info = os.lstat(part)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != getuid() or info.st_mode & 0o022:
+                return None
+    except (OSError, RuntimeError):
+        return None
+    return folder

@@ -1,0 +1,365 @@
+"""History from git: each dimension's status and measured value at every commit that touched the ledger.
+
+The walk follows first-parent commits that change files under the ledger root, oldest first,
+replaying each commit's changes onto a tree of blob ids. Only the dimensions a commit touches
+(their record, or the evidence file their result reads) are recomputed, and every file version
+is parsed once, keyed by its blob id, so hundreds of commits cost little more than the distinct
+file versions they hold. A record that does not validate at some commit keeps its last good state.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC
+from pathlib import Path
+
+from ..core import git
+from ..measure import reading as measure
+from . import wording
+from ..measure.evidence import Artifact
+from ..core.git import Commit
+from ..ledger.load import SLUG_RE
+from ..ledger.model import Dimension
+from ..core.statuses import MEASURED
+from ..ledger.versions import artifact_at, record_at
+
+
+# What a dimension's state is read from: its record, and the evidence its result cites (always under evidence/).
+LEDGER_PATHS = ["claims", "evidence"]
+
+
+class HistoryUnavailable(Exception):
+    """No git, not a repository, no commits: a sentence for the user, never a traceback."""
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """What the site shows of a dimension at one commit."""
+
+    category: str
+    status: str
+    value: float | None
+    unit: str | None
+    bar: float | None
+    bar_unit: str | None
+    claim: str
+    better: str | None = None
+    note: str = ""
+
+
+@dataclass(slots=True)
+class Event:
+    """What changed in one dimension in one commit, in a reader's words."""
+
+    commit: Commit
+    dim: str  # the id the dimension has now (or had when it was removed)
+    category: str
+    kinds: list[str]  # added, removed, renamed, moved, status, value, bar, claim, note
+    parts: list[str]
+    target: str = ""  # the id the dimension has at the end of the history (its permalink)
+
+    @property
+    def text(self) -> str:
+        """The change as one sentence."""
+        return "; ".join(self.parts)
+
+    @property
+    def date(self) -> str:
+        """YYYY-MM-DD of the commit (UTC)."""
+        return self.commit.when.date().isoformat()
+
+    @property
+    def when(self) -> str:
+        """RFC 3339 time of the commit (UTC), for <time> and the feed."""
+        return self.commit.when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    @property
+    def short(self) -> str:
+        """The commit's short id."""
+        return self.commit.short
+
+    @property
+    def subject(self) -> str:
+        """The commit's subject line."""
+        return self.commit.subject
+
+    @property
+    def uid(self) -> str:
+        """A stable id for the feed (a name-based UUID of commit and dimension)."""
+        return f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, f'scorecard:{self.commit.sha}:{self.dim}')}"
+
+
+@dataclass(slots=True)
+class DimensionHistory:
+    """One dimension's states over time, oldest first, and the events between them."""
+
+    id: str
+    points: list[tuple[Commit, State]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    renamed_from: list[str] = field(default_factory=list)
+    removed: bool = False
+
+
+@dataclass(slots=True)
+class History:
+    """The ledger's history: commits oldest first, each dimension's history, events newest first."""
+
+    commits: list[Commit]
+    dimensions: dict[str, DimensionHistory]
+    events: list[Event]
+    notes: list[str]
+
+    @property
+    def head(self) -> Commit:
+        """The newest commit walked."""
+        return self.commits[-1]
+
+
+def _dimension_path(path: str) -> tuple[str, str] | None:
+    """(category, id) of a dimension file path, or None for anything else.
+
+    Only slugs count, as the format requires: a file named otherwise in some old commit was
+    never a valid dimension, and its name (untrusted text) never reaches a page or the feed.
+    """
+    parts = path.split("/")
+    if (len(parts) == 3 and parts[0] == "claims" and parts[2].endswith(".yaml") and parts[2] != "_category.yaml"
+            and SLUG_RE.fullmatch(parts[1]) and SLUG_RE.fullmatch(parts[2][:-5])):
+        return parts[1], parts[2][:-5]
+    return None
+
+
+def _known(path: str) -> tuple[str, str]:
+    """(category, id) of a path already known to be a dimension's file."""
+    where = _dimension_path(path)
+    if where is None:
+        raise ValueError(f"not a dimension file: {path!r}")
+    return where
+
+
+class _Parsed:
+    """File versions parsed once each, by blob id."""
+
+    def __init__(self, reader: git.BlobReader):
+        self.reader = reader
+        self.models: dict[str, Dimension | None] = {}
+        self.artifacts: dict[str, Artifact] = {}
+        self.missing = 0
+
+    def model(self, blob: str, path: str) -> Dimension | None:
+        if blob not in self.models:
+            raw = self.reader.read(blob)
+            if raw is None:
+                self.missing += 1
+            self.models[blob] = None if raw is None else record_at(raw, path)
+        return self.models[blob]
+
+    def artifact(self, blob: str, path: str) -> Artifact:
+        if blob not in self.artifacts:
+            art = self.artifacts[blob] = artifact_at(self.reader.read(blob), path)
+            art.raw = b""  # only the data is needed
+        return self.artifacts[blob]
+
+
+def _state(category: str, model: Dimension, tree: dict[str, str], parsed: _Parsed) -> State:
+    value = unit = None
+    if model.status in MEASURED and model.result is not None:
+        unit = model.result.unit
+
+        def get(rel: str) -> Artifact:
+            blob = tree.get(rel)
+            return parsed.artifact(blob, rel) if blob else Artifact(rel, error="missing")
+
+        m = measure.read(model.result, get).measurement
+        value = m.value if m is not None else None
+    sota = model.sota
+    return State(category, model.status, value, unit, sota.value, sota.unit, " ".join(model.claim.split()), sota.better,
+                 " ".join((model.note or "").split()))
+
+
+def walk(root: Path) -> History:
+    """The history of the ledger at root; HistoryUnavailable with the reason when there is none."""
+    try:
+        top, prefix = git.repo_prefix(root)
+        git.run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], top)
+    except git.GitError as exc:
+        text = str(exc)
+        if "not inside a git repository" in text or "not installed" in text:
+            raise HistoryUnavailable(f"{text}, so there is no history to show") from None
+        raise HistoryUnavailable("the repository has no commits yet, so there is no history to show") from None
+    try:
+        commits = git.first_parent_log(top, prefix, LEDGER_PATHS)
+        shallow = git.is_shallow(top)
+    except git.GitError as exc:
+        raise HistoryUnavailable(f"git could not list the history: {exc}") from None
+    if not commits:
+        raise HistoryUnavailable("no commit touches the ledger yet: commit it, then build the history")
+    notes = []
+    if shallow:
+        notes.append(f"This is a shallow clone: the history starts at {commits[0].short} "
+                     f"({commits[0].when.date().isoformat()}); run `git fetch --unshallow` for all of it.")
+    with git.BlobReader(top) as reader:
+        parsed = _Parsed(reader)
+        history = _replay(commits, parsed)
+        if parsed.missing:
+            notes.append(f"{parsed.missing} file versions were not in the repository and were skipped.")
+    history.notes = notes + history.notes
+    return history
+
+
+def _replay(commits: list[Commit], parsed: _Parsed) -> History:
+    replay = _Replay(parsed)
+    for commit in commits:
+        replay.apply(commit)
+    return replay.history(commits)
+
+
+class _Replay:
+    """The ledger's commits applied one at a time: the tree, who reads what, each dimension's history."""
+
+    def __init__(self, parsed: _Parsed):
+        self.parsed = parsed
+        self.tree: dict[str, str] = {}  # ledger path -> blob id
+        self.users: dict[str, set[str]] = {}  # evidence path -> dimension paths whose result reads it
+        self.reads: dict[str, list[str]] = {}  # dimension path -> the evidence paths its result reads
+        self.current: dict[str, DimensionHistory] = {}  # id -> the history of the dimension with that id now
+        self.gone: dict[str, DimensionHistory] = {}  # id -> a removed dimension's history (resumed if it returns)
+        self.last: dict[str, State] = {}  # id -> its latest state
+        self.events: list[Event] = []
+        self.skipped = 0  # record versions that did not validate
+        self.commit: Commit | None = None
+        self.per_dim: dict[str, Event] = {}  # this commit's event of each dimension
+
+    def apply(self, commit: Commit) -> None:
+        """Replay one commit: renames first (so a renamed dimension keeps its history), then every
+        dimension whose record or evidence it changed."""
+        self.commit, self.per_dim = commit, {}
+        touched, renames = self._update_tree(commit)
+        affected = {p for p in touched if _dimension_path(p)}
+        for p in touched:
+            affected |= self.users.get(p, set())
+        for new_path, old_path in sorted(renames.items()):
+            self._rename(old_path, new_path)
+        for path in sorted(affected):
+            self._revisit(path)
+        for dim_id, ev in sorted(self.per_dim.items()):
+            hist = self.current.get(dim_id) or self.gone.get(dim_id)
+            if hist is not None:
+                hist.events.append(ev)
+            self.events.append(ev)
+
+    def _update_tree(self, commit: Commit) -> tuple[set[str], dict[str, str]]:
+        """The paths the commit touched, and its renames of dimension files (new path -> old)."""
+        touched: set[str] = set()
+        renames: dict[str, str] = {}
+        for ch in commit.changes:
+            if ch.old_path is not None and ch.status == "R":
+                self.tree.pop(ch.old_path, None)
+                touched.add(ch.old_path)
+                if _dimension_path(ch.old_path) and _dimension_path(ch.path):
+                    renames[ch.path] = ch.old_path
+            if ch.status == "D":
+                self.tree.pop(ch.path, None)
+            else:
+                self.tree[ch.path] = ch.blob
+            touched.add(ch.path)
+        return touched, renames
+
+    def _note(self, dim_id: str, category: str, kind: str, text: str) -> None:
+        ev = self.per_dim.get(dim_id)
+        if ev is None:
+            assert self.commit is not None
+            ev = self.per_dim[dim_id] = Event(self.commit, dim_id, category, [], [])
+        ev.kinds.append(kind)
+        ev.parts.append(text)
+
+    def _rename(self, old_path: str, new_path: str) -> None:
+        old_id = _known(old_path)[1]
+        new_cat, new_id = _known(new_path)
+        if old_id in self.current and old_id != new_id and new_id not in self.current:
+            hist = self.current.pop(old_id)
+            hist.renamed_from.append(old_id)
+            hist.id = new_id
+            self.current[new_id] = hist
+            if old_id in self.last:
+                self.last[new_id] = self.last.pop(old_id)
+            self._note(new_id, new_cat, "renamed", f"renamed from {old_id} to {new_id}")
+
+    def _revisit(self, path: str) -> None:
+        """Recompute the state of the dimension at path (its record or its evidence changed)."""
+        category, dim_id = _known(path)
+        for old_read in self.reads.pop(path, []):
+            self.users.get(old_read, set()).discard(path)
+        if path not in self.tree:
+            self._maybe_removed(category, dim_id)
+            return
+        model = self.parsed.model(self.tree[path], path)
+        if model is None:
+            self.skipped += 1
+            return
+        if model.result is not None:
+            self.reads[path] = [rel for _, rel in measure.evidence_files(model.result)]
+            for rel in self.reads[path]:
+                self.users.setdefault(rel, set()).add(path)
+        state = _state(category, model, self.tree, self.parsed)
+        before = self.last.get(dim_id)
+        if state == before:
+            return
+        hist = self.current.get(dim_id)
+        if hist is None or before is None:
+            hist = hist or self.gone.pop(dim_id, None) or DimensionHistory(dim_id)
+            hist.removed = False
+            self.current[dim_id] = hist
+            added = wording.added(state.status, _measured(state), again=bool(hist.points))
+            self._note(dim_id, category, "added", added)
+        else:
+            for kind, text in _differences(before, state):
+                self._note(dim_id, category, kind, text)
+        assert self.commit is not None
+        hist.points.append((self.commit, state))
+        self.last[dim_id] = state
+
+    def _maybe_removed(self, category: str, dim_id: str) -> None:
+        """A dimension file left the tree: the dimension is removed unless another file still has its id."""
+        if dim_id in self.current and not any(where[1] == dim_id for where in map(_dimension_path, self.tree)
+                                              if where):
+            hist = self.current.pop(dim_id)
+            hist.removed = True
+            self.gone[dim_id] = hist
+            self.last.pop(dim_id, None)
+            self._note(dim_id, category, "removed", "removed from the ledger")
+
+    def history(self, commits: list[Commit]) -> History:
+        """The whole history: dimensions by id, events newest first."""
+        dimensions = {**self.gone, **self.current}
+        for hist in dimensions.values():
+            for ev in hist.events:
+                ev.target = hist.id
+        position = {c.sha: i for i, c in enumerate(commits)}
+        self.events.sort(key=lambda e: (-e.commit.time, -position[e.commit.sha], e.dim))
+        notes = [f"{self.skipped} record versions did not validate and were skipped."] if self.skipped else []
+        return History(commits, dict(sorted(dimensions.items())), self.events, notes)
+
+
+def _measured(state: State) -> tuple[float, str | None] | None:
+    return None if state.value is None else (state.value, state.unit)
+
+
+def _differences(old: State, new: State) -> list[tuple[str, str]]:
+    """What changed between two states, as (kind, words)."""
+    out = []
+    if old.category != new.category:
+        out.append(("moved", wording.moved(old.category, new.category)))
+    if old.status != new.status:
+        out.append(("status", wording.status_changed(old.status, new.status)))
+    value = wording.value_changed(old.status, _measured(old), new.status, _measured(new), new.better)
+    if value is not None:
+        out.append(("value", value))
+    bar = wording.bar_changed((old.bar, old.bar_unit), (new.bar, new.bar_unit))
+    if bar is not None:
+        out.append(("bar", bar))
+    if old.claim != new.claim:
+        out.append(("claim", f"claim reworded: “{old.claim}” → “{new.claim}”"))
+    if old.note != new.note:
+        out.append(("note", "note reworded"))
+    return out

@@ -1,0 +1,289 @@
+"""The ledger's records as pydantic models: the one source of the schema.
+
+Custom checks raise ``PydanticCustomError`` whose type is the rule code (``SC205``), so the
+check stage can map every schema error to a finding without a second list of rules.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic.config import JsonDict
+from pydantic_core import PydanticCustomError
+
+from ..measure.stats import is_stat
+from ..core.dates import DATE_RE, parse_date
+from ..core.statuses import STATUSES
+
+Status = Literal["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]
+
+# http(s), a host, and only characters a URL may hold (no spaces, quotes, <, >, backslashes, braces).
+URL_RE = re.compile(r"^https?://[^\s/?#\"<>\\^`{|}]+[^\s\"<>\\^`{|}]*$", re.IGNORECASE)
+
+
+def _non_empty(value: str) -> str:
+    if not value.strip():
+        raise PydanticCustomError("SC204", "must not be empty")
+    return value
+
+
+def _one_line(value: str) -> str:
+    if "\n" in value.strip():
+        lines = value.strip().count("\n") + 1
+        raise PydanticCustomError("SC207", "claim must be one line; it has {n} lines", {"n": lines})
+    return value
+
+
+def _year_as_text(value: object) -> object:
+    # `date: 2024` is an integer to YAML; the format means the year.
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def _date(value: str) -> str:
+    if parse_date(value) is None:
+        m = DATE_RE.fullmatch(value)
+        if m and m[2] and not 1 <= int(m[2]) <= 12:
+            raise PydanticCustomError("SC205", "'{value}': month {month} is out of range (01 to 12)",
+                                      {"value": value, "month": m[2]})
+        if m and m[3]:
+            raise PydanticCustomError("SC205", "'{value}': day {day} is past the end of that month",
+                                      {"value": value, "day": m[3]})
+        raise PydanticCustomError("SC205", "'{value}' is not a date of the form YYYY, YYYY-MM or YYYY-MM-DD",
+                                  {"value": value})
+    return value
+
+
+def _url_check(code: str):
+    """A validator for http(s) URLs that reports the given rule code."""
+    def check(value: str) -> str:
+        if not URL_RE.fullmatch(value):
+            raise PydanticCustomError(code, "'{value}' is not a valid http(s) URL", {"value": value})
+        return value
+    return check
+
+
+def _finite(value: float) -> float:
+    if not math.isfinite(value):
+        raise PydanticCustomError("SC204", "must be a finite number, not {value}", {"value": value})
+    return value
+
+
+Text = Annotated[str, AfterValidator(_non_empty)]
+OneLine = Annotated[str, AfterValidator(_non_empty), AfterValidator(_one_line)]
+DateText = Annotated[str, BeforeValidator(_year_as_text), AfterValidator(_date),
+                     Field(json_schema_extra={"pattern": DATE_RE.pattern})]
+SourceUrl = Annotated[str, AfterValidator(_url_check("SC601")), Field(json_schema_extra={"pattern": "^https?://"})]
+HttpUrl = Annotated[str, AfterValidator(_url_check("SC403")), Field(json_schema_extra={"pattern": "^https?://"})]
+Number = Annotated[float, AfterValidator(_finite)]
+
+STAMP_RE = re.compile(r"^fp1-[0-9a-f]{16}$")
+
+
+def _stamp(value: str) -> str:
+    if not STAMP_RE.fullmatch(value):
+        raise PydanticCustomError("SC204", "'{value}' is not a review stamp (stamps look like fp1-0123456789abcdef)",
+                                  {"value": value})
+    return value
+
+
+Stamp = Annotated[str, AfterValidator(_stamp), Field(json_schema_extra={"pattern": STAMP_RE.pattern})]
+
+
+class Record(BaseModel):
+    """Base of every record: strict types, unknown keys rejected, immutable."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Settings(Record):
+    """scorecard.yaml: the ledger's settings."""
+
+    title: Text = Field(description="The scorecard's title.")
+    subject: Text = Field(description="The system being scored: the name of its column on the site.")
+    description: str | None = Field(None, description="Markdown shown under the title.")
+    stale_after_months: int | None = Field(None, ge=1, description="A SOTA source older than this warns.")
+    parity_tolerance: float = Field(0.05, ge=0, lt=1, description="|result/bar - 1| within this is parity.")
+    base_url: HttpUrl | None = Field(None, description="Canonical base URL of the published site.")
+    stale_evidence_after_months: int | None = Field(
+        None, ge=1, description="Evidence measured longer ago than this (meta.date, else its last git commit) warns.")
+    require_review: bool = Field(False, description="Warn about measured claims that carry no reviewed: stamp.")
+    cards: bool = Field(True, description="Build a small card page per dimension, to cite, embed or share one claim "
+                        "(false saves a file per dimension on very large ledgers).")
+
+
+class Category(Record):
+    """claims/<category>/_category.yaml."""
+
+    title: Text = Field(description="The category's title.")
+    short: str | None = Field(None, description="Short name for page titles.")
+    summary: str | None = Field(None, description="Markdown summary.")
+    order: int | None = Field(None, description="Categories sort by (order, slug); unordered ones come last.")
+
+
+def _stat(value: str) -> str:
+    if not is_stat(value):
+        raise PydanticCustomError("SC204", "'{value}' is not a statistic: median, mean, min, max, or pNN for a "
+                                  "quantile with 0 < NN < 100 (p90, p99, p99.9)", {"value": value})
+    return value
+
+
+STAT_PATTERN = r"^(median|mean|min|max|p([1-9][0-9]?(\.[0-9]{1,6})?|0\.[0-9]{0,5}[1-9]))$"
+Stat = Annotated[str, AfterValidator(_stat), Field(json_schema_extra={"pattern": STAT_PATTERN})]
+
+
+class Sota(Record):
+    """The state-of-the-art bar to beat."""
+
+    bar: Text = Field(description="Markdown: the bar in words.")
+    value: Number | None = Field(None, description="The bar as a number.")
+    unit: str | None = Field(None, description="Unit of value; required with value.")
+    better: Literal["higher", "lower"] | None = Field(None,
+                                                      description="Which direction is better; required with value.")
+    source: SourceUrl = Field(description="http(s) URL of the source.")
+    date: DateText = Field(description="YYYY, YYYY-MM or YYYY-MM-DD; not in the future.")
+    checked: DateText | None = Field(None, description="YYYY-MM or YYYY-MM-DD: when a person last confirmed the bar "
+                                     "still stands; staleness counts from here. Not in the future, not before date.")
+    stat: Stat | None = Field(None, description="The bar's statistic (median, mean, min, max, pNN): when given, "
+                              "ours must be the same; when not, a lead rests only on a median or a mean.")
+
+    def as_of(self) -> tuple[int, int]:
+        """(year, month) the bar's age counts from: the end of the later of date and checked."""
+        periods = [p for p in (parse_date(text) for text in (self.date, self.checked) if text) if p is not None]
+        return max((p[0], p[1] or 12) for p in periods)
+
+    @model_validator(mode="after")
+    def _value_has_unit(self) -> Sota:
+        if self.value is not None and (self.unit is None or self.better is None):
+            missing = " and ".join(k for k in ("unit", "better") if getattr(self, k) is None)
+            raise PydanticCustomError("SC206", "sota.value is given without {missing}", {"missing": missing})
+        return self
+
+
+InputName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
+
+
+_ONE_SELECTOR: JsonDict = {"oneOf": [{"required": ["pointer"]}, {"required": ["path"]}]}
+
+
+class Bound(Record):
+    """One end of an interval the artifact reports itself, read from the result's own evidence file."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, json_schema_extra=_ONE_SELECTOR)
+
+    pointer: str | None = Field(None, description="RFC 6901 JSON pointer to the bound (give pointer or path).")
+    path: Text | None = Field(None, description="RFC 9535 JSONPath query selecting the bound (give pointer or path).")
+
+
+class Input(Record):
+    """One named measured number a derived result is computed from."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, json_schema_extra=_ONE_SELECTOR)
+
+    evidence: Text = Field(description="Path of a JSON file under evidence/.")
+    pointer: str | None = Field(None, description="RFC 6901 JSON pointer to the number or array of runs "
+                                                  "(give pointer or path).")
+    path: Text | None = Field(None, description="RFC 9535 JSONPath query selecting the number(s) "
+                                                "(give pointer or path).")
+    unit: Text | None = Field(None, description="Unit of the input; units combine through the expression.")
+    stat: Stat | None = Field(None, description="How runs are reduced to one number: median (default), mean, "
+                                                "pNN (a quantile: p90, p99.9), min or max.")
+
+
+class Result(Record):
+    """Where the measured number comes from: a selection in one evidence file, or an expression over inputs."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, json_schema_extra={
+        "oneOf": [{"required": ["evidence"]}, {"required": ["expr", "inputs"]}],
+        "if": {"required": ["evidence"]}, "then": _ONE_SELECTOR})
+
+    evidence: Text | None = Field(None, description="Path of a JSON file under evidence/.")
+    pointer: str | None = Field(None, description="RFC 6901 JSON pointer to a finite number, or to an array of "
+                                                  "numbers (one per run). Give pointer or path.")
+    path: Text | None = Field(None, description="RFC 9535 JSONPath query, for entries found by name, e.g. "
+                                                "$.benchmarks[?@.name == 'test_x'].stats.median. Give pointer or path.")
+    unit: Text = Field(description="Unit of the measured number, e.g. ms, s, MB/s, tok/s, x, %.")
+    stat: Stat | None = Field(None, description="For a set of runs: the statistic claimed, median (default), mean, "
+                                                "pNN (a quantile: p90, p99.9), min or max.")
+    low: Bound | None = Field(None, description="The lower end of an interval the artifact reports itself.")
+    high: Bound | None = Field(None, description="The upper end of an interval the artifact reports itself.")
+    level: float | None = Field(None, gt=0, lt=1, description="The stated confidence of the interval low: and high: "
+                                "name, e.g. 0.99 (required with them).")
+    expr: Text | None = Field(None, description="A derived value: + - * / and parentheses over the names in inputs.")
+    inputs: dict[InputName, Input] | None = Field(None, description="The named measured numbers expr uses.")
+
+
+class TraceLink(Record):
+    """A trace entry with a label: a path (with optional #/pointer) or a URL."""
+
+    path: Text | None = Field(None, description="A file in the ledger (optionally #/pointer), or an http(s) URL.")
+    url: HttpUrl | None = Field(None, description="An external http(s) URL (not fetched).")
+    label: str | None = Field(None, description="Text shown for the link.")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> TraceLink:
+        if (self.path is None) == (self.url is None):
+            raise PydanticCustomError("SC204", "a trace entry needs exactly one of path: or url:")
+        return self
+
+    @property
+    def target(self) -> str:
+        """The path or URL the entry points at."""
+        return self.path if self.path is not None else self.url  # type: ignore[return-value]
+
+
+def _trace_kind(value: object) -> str:
+    return "~text" if isinstance(value, str) else "~link"
+
+
+# A discriminated union, so a bad entry reports the errors of one form, not of both.
+Trace = Annotated[Annotated[Text, Tag("~text")] | Annotated[TraceLink, Tag("~link")], Discriminator(_trace_kind)]
+
+
+class Dimension(Record):
+    """claims/<category>/<id>.yaml: one dimension the field competes on."""
+
+    title: Text = Field(description="What is measured.")
+    why: Text = Field(description="Markdown: why the field competes on it.")
+    sota: Sota
+    leaders: list[Text] = Field(default_factory=list, description="Leading systems (inline Markdown).")
+    status: Status = Field(description="Where the subject stands: " + ", ".join(STATUSES) + ".")
+    claim: OneLine = Field(description="One line: our position in words.")
+    result: Result | None = Field(None, description="Required for measured statuses, forbidden otherwise.")
+    note: str | None = Field(None, description="Markdown note.")
+    trace: list[Trace] = Field(default_factory=list, description="Files, files#/pointer, or URLs backing the claim.")
+    order: int | None = Field(None, description="Position in the category; dimensions sort by (order, id).")
+    reviewed: Stamp | None = Field(None, description="Fingerprint of what a human last reviewed; written by "
+                                                     "`scorecard review`, never by hand.")
+
+
+MODELS: dict[str, type[Record]] = {"scorecard": Settings, "category": Category, "dimension": Dimension}
+
+
+def json_schema(kind: str) -> dict:
+    """The draft-07 JSON Schema of one record kind, for editors and check-jsonschema."""
+    model = MODELS[kind]
+    schema = model.model_json_schema(ref_template="#/definitions/{model}")
+    if "$defs" in schema:
+        schema["definitions"] = schema.pop("$defs")
+    _allow_year_number(schema)
+    return {"$schema": "http://json-schema.org/draft-07/schema#",
+            "$id": f"https://scorecard.invalid/schema/{kind}.schema.json", **schema}
+
+
+def _allow_year_number(node: object) -> None:
+    # Editors read `date: 2024` as an integer, and the model accepts it as the year.
+    if isinstance(node, dict):
+        date = node.get("properties", {}).get("date")
+        if isinstance(date, dict) and date.get("type") == "string" and "pattern" in date:
+            date.pop("type")
+            pattern = date.pop("pattern")
+            date["anyOf"] = [{"type": "string", "pattern": pattern},
+                             {"type": "integer", "minimum": 1000, "maximum": 9999}]
+        for value in node.values():
+            _allow_year_number(value)
+    elif isinstance(node, list):
+        for value in node:
+            _allow_year_number(value)

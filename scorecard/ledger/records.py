@@ -1,0 +1,77 @@
+"""What the check stage hands on: the records that passed the schema, the checked ledger, and each review's state.
+
+Plain data, below check, rules and stamps (which all read it), so that none of them imports another for a type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.findings import Finding
+from .model import Category, Dimension, Settings
+from .yamldoc import Document
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A stamped record's review: "current" (the stamp matches) or "suspect", what the fingerprint
+    covers now, and (for a suspect one, when git has the reviewed version) what changed since."""
+
+    state: str
+    covered: dict[str, object]
+    changes: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DimensionRecord:
+    """A dimension that passed the schema: its id, category, source document and model, and
+    (when it carries a `reviewed:` stamp) what the review rule found."""
+
+    id: str
+    category: str
+    doc: Document
+    model: Dimension
+    review: Review | None = None
+
+    @property
+    def file(self) -> str:
+        """The record's file, relative to the ledger root."""
+        return self.doc.file
+
+
+@dataclass(slots=True)
+class CategoryRecord:
+    """A category that passed the schema, with its dimensions in display order."""
+
+    slug: str
+    doc: Document | None
+    model: Category
+    dimensions: list[DimensionRecord]
+
+
+@dataclass(slots=True)
+class Ledger:
+    """The checked ledger: settings and categories in display order."""
+
+    root: Path
+    settings: Settings
+    categories: list[CategoryRecord]
+
+    def dimensions(self) -> list[DimensionRecord]:
+        """Every dimension, in display order."""
+        return [d for c in self.categories for d in c.dimensions]
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """What the check stage returns: the ledger as far as it is valid, and every finding."""
+
+    ledger: Ledger
+    findings: list[Finding]
+    dimension_count: int
+
+    @property
+    def errors(self) -> list[Finding]:
+        """The findings of severity error."""
+        return [f for f in self.findings if f.severity == "error"]

@@ -1,0 +1,279 @@
+"""The rules beyond the schema: evidence, traces, honesty and sources, per dimension."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from ..measure import compare, reading as measure, units
+from ..measure.compare import months_between, oldest_evidence, source_age
+from ..measure.evidence import ArtifactStore, PointerError, resolve_pointer
+from ..core.findings import Finding, finding, kind_of
+from ..measure.reading import Measurement
+from .model import URL_RE, Settings
+from ..core.statuses import HONEST, MEASURED
+from ..core.dates import first_day, full_date
+from ..core.paths import PathProblem, is_url
+from .records import DimensionRecord, Review
+
+
+def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
+                    findings: list[Finding]) -> Review | None:
+    """Every cross-file rule for one schema-valid dimension; its review, when it carries a stamp."""
+    dim, doc = rec.model, rec.doc
+    before = len(findings)
+    measured = dim.status in MEASURED
+    if measured and dim.result is None:
+        findings.append(finding("SC301", doc.file, doc.pos(("status",)),
+                                f"status '{dim.status}' states a number but there is no result",
+                                "add result: {evidence: evidence/<file>.json, pointer: /path/to/value, unit: ...}, "
+                                "or use status no-claim"))
+    elif not measured and dim.result is not None:
+        findings.append(finding("SC302", doc.file, doc.pos(("result",), key=True),
+                                f"status '{dim.status}' has no number, so it must not have a result",
+                                "remove result:, or set the status the measurement supports"))
+    value = read_result(rec, store, findings) if measured and dim.result is not None else None
+    if value is not None:
+        _check_honesty(rec, value, settings.parity_tolerance, store, findings)
+    unit_problem = measure.unit_problem(("sota", "unit"), dim.sota.unit, "the result's") \
+        if dim.sota.unit is not None else None
+    if unit_problem is not None:
+        findings.append(finding(unit_problem.code, doc.file, doc.pos(unit_problem.loc), unit_problem.message,
+                                unit_problem.hint))
+    _check_source_date(rec, settings, today, findings)
+    _check_placeholders(rec, findings)
+    for i, entry in enumerate(dim.trace):
+        target = entry if isinstance(entry, str) else entry.target
+        path = ("trace", i) if isinstance(entry, str) else ("trace", i, "path" if entry.path is not None else "url")
+        _check_trace(rec, target, doc.pos(path), store, findings)
+    if measured and dim.result is not None and value is not None and settings.stale_evidence_after_months:
+        _check_evidence_age(rec, settings, store, today, findings)
+    if not any(f.severity == "error" for f in findings[before:]) and (value is not None or not measured):
+        return _check_review(rec, settings, store, findings)
+    return None
+
+
+def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
+                  findings: list[Finding]) -> Review | None:
+    """SC801 when the reviewed: stamp no longer matches what the claim rests on; SC802 when one is required."""
+    dim, doc = rec.model, rec.doc
+    if dim.reviewed is None:
+        if settings.require_review and dim.status in MEASURED:
+            findings.append(finding("SC802", doc.file, doc.pos(("status",)),
+                                    f"the measured claim '{rec.id}' has never been reviewed",
+                                    f"check the claim against its evidence, then run `scorecard review {rec.id}`"))
+        return None
+    from . import stamps  # here: a ledger without stamps (and the hook on it) never loads it
+
+    covered = stamps.inputs(dim, store.get)
+    if covered is None:
+        return None
+    if stamps.fingerprint(covered) == dim.reviewed:
+        return Review("current", covered)
+    findings.append(finding("SC801", doc.file, doc.pos(("reviewed",)), stamps.suspect_message(rec.id, None),
+                            f"check the claim still holds, then run `scorecard review {rec.id}` to record that"))
+    return Review("suspect", covered)
+
+
+def _check_evidence_age(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
+                        findings: list[Finding]) -> None:
+    oldest = oldest_evidence(measure.evidence_files(rec.model.result), store)
+    if oldest is None:
+        return
+    measured, how, loc, rel = oldest
+    age = months_between((measured.year, measured.month), today)
+    limit = settings.stale_evidence_after_months or 0
+    if age > limit:
+        source = "its meta.date" if how == "meta.date" else "the last git commit that changed it"
+        findings.append(finding("SC310", rec.doc.file, rec.doc.pos(loc),
+                                f"the evidence {rel} was measured {age} months ago ({measured.isoformat()}, from "
+                                f"{source}); stale_evidence_after_months is {limit}",
+                                "measure again and commit the new artifact, or say in the claim how old the number is"))
+
+
+def read_result(rec: DimensionRecord, store: ArtifactStore, out: list[Finding]) -> Measurement | None:
+    """The measurement rec's result names, or None after recording in out why it cannot be had."""
+    doc = rec.doc
+    reading = measure.read(rec.model.result, store.get)
+    for p in reading.problems:
+        at_key = p.loc[-1] in _KEY_LOCS or p.loc[-2:-1] == ("inputs",)
+        out.append(finding(p.code, doc.file, doc.pos(p.loc, key=at_key), p.message, p.hint))
+    return None if reading.errors else reading.measurement
+
+
+# Problems about a whole mapping point at its key; the rest at the value.
+_KEY_LOCS = frozenset({"result", "low", "high", "inputs"})
+
+
+def _check_honesty(rec: DimensionRecord, m: Measurement, tolerance: float, store: ArtifactStore,
+                   findings: list[Finding]) -> None:
+    dim, doc = rec.model, rec.doc
+    sota = dim.sota
+    if sota.value is None or dim.status not in HONEST or units.parse(sota.unit or "").problem is not None:
+        return
+    c = compare.compare(m, sota, tolerance)
+    if c is None:
+        why = compare.not_compared(m, sota)
+        findings.append(finding("SC507", doc.file, doc.pos(("result", "unit")),
+                                f"status '{dim.status}' cannot be checked against the bar: {why}",
+                                f"give the result in a unit that converts to the bar's ({sota.unit}), e.g. ms and s, "
+                                "kB and KiB, tok/s; or set status simulated or no-claim"))
+        return
+    overflow = c.not_finite()
+    if overflow is not None:
+        findings.append(finding("SC510", doc.file, doc.pos(("result", "unit")),
+                                f"status '{dim.status}' cannot be judged: {overflow}",
+                                "record the measurement in a unit that keeps it, and its interval, within the range of "
+                                "a double (about 1e-300 to 1e300) in both the result's and the bar's unit"))
+        return
+    problem = _like_for_like(rec, m, store) or compare.judge(dim.status, m, c)
+    if problem is not None:
+        findings.append(finding(problem.code, doc.file, doc.pos(problem.loc), problem.message, problem.hint))
+
+
+def _like_for_like(rec: DimensionRecord, m: Measurement, store: ArtifactStore) -> measure.Problem | None:
+    """SC321 where our value is not the bar's statistic (or, with none stated, not a median or mean for a lead)."""
+    from ..measure import like
+
+    result = rec.model.result
+    assert result is not None, "a measurement comes from a result"
+    values = []
+    for src in m.sources:
+        spec = result if src.name is None else (result.inputs or {})[src.name]
+        where = ("result",) if src.name is None else ("result", "inputs", src.name)
+        loc = where + (("stat",) if spec.stat is not None else (src.kind,))
+        runs_stat = src.summary.stat if src.summary is not None else None
+        place = src.places[0] if src.places else ()
+        values.append((runs_stat, src.selector, store.get(src.evidence).data, place, loc))
+    return like.check(values, rec.model.sota.stat, rec.model.status)
+
+
+def _check_source_date(rec: DimensionRecord, settings: Settings, today: date, findings: list[Finding]) -> None:
+    doc, sota = rec.doc, rec.model.sota
+    for field, text in (("date", sota.date), ("checked", sota.checked)):
+        if text is None:
+            continue
+        if first_day(text) > today:
+            findings.append(finding("SC602", doc.file, doc.pos(("sota", field)),
+                                    f"sota.{field} {text} is in the future (today is {today.isoformat()})",
+                                    "use the date the source was published" if field == "date" else
+                                    "use the date you checked that the bar still stands"))
+            return
+    if sota.checked is not None and first_day(sota.checked).replace(day=1) < first_day(sota.date).replace(day=1):
+        findings.append(finding("SC204", doc.file, doc.pos(("sota", "checked")),
+                                f"sota.checked {sota.checked} is before the source's date {sota.date}",
+                                "checked is when a person last confirmed the bar: on or after sota.date"))
+        return
+    if settings.stale_after_months is not None:
+        # Measured from the end of the period named, so `2024` counts from December 2024.
+        age = source_age(sota, today)
+        if age > settings.stale_after_months:
+            what = (f"the SOTA bar was last checked {age} months ago (sota.checked {sota.checked})" if sota.checked
+                    else f"the SOTA source is {age} months old")
+            findings.append(finding("SC603", doc.file, doc.pos(("sota", "checked" if sota.checked else "date")),
+                                    f"{what} (stale_after_months is {settings.stale_after_months})",
+                                    "check whether the field has moved on: update sota: (bar, source, date), or, if "
+                                    "the bar still stands, record that with sota.checked: YYYY-MM"))
+
+
+def _check_placeholders(rec: DimensionRecord, findings: list[Finding]) -> None:
+    """SC604, once per record, where the scaffold's example text is still there (at the first such field)."""
+    from . import placeholders as ph
+
+    doc, dim = rec.doc, rec.model
+    left: list[tuple[tuple, str]] = []
+    for path, text in ph.DIMENSION.items():
+        value = getattr(dim, path[0]) if len(path) == 1 else getattr(getattr(dim, path[0]), path[1])
+        if isinstance(value, str) and " ".join(value.split()) == text:
+            left.append((path, ".".join(path)))
+    left += [(("leaders", i), f"leaders[{i}] ({ph.LEADER})") for i, leader in enumerate(dim.leaders)
+             if leader == ph.LEADER]
+    left += [(("trace", i), f"trace[{i}] ({ph.SOURCE})") for i, entry in enumerate(dim.trace)
+             if (entry if isinstance(entry, str) else entry.target) == ph.SOURCE]
+    if left:
+        left.sort(key=lambda item: doc.pos(item[0]))
+        findings.append(finding("SC604", doc.file, doc.pos(left[0][0]),
+                                f"example text from `scorecard new` is still in: {', '.join(name for _, name in left)}",
+                                ph.HINT))
+
+
+def check_category_placeholders(meta_doc, summary: str | None) -> list[Finding]:
+    """SC604 for a category whose summary is still the scaffold's."""
+    from . import placeholders as ph
+
+    if summary is not None and summary.strip() == ph.CATEGORY_SUMMARY:
+        return [finding("SC604", meta_doc.file, meta_doc.pos(("summary",)),
+                        f"summary is still the example text '{ph.CATEGORY_SUMMARY}'", ph.HINT)]
+    return []
+
+
+def _check_trace(rec: DimensionRecord, target: str, pos: tuple[int, int], store: ArtifactStore,
+                 findings: list[Finding]) -> None:
+    file = rec.doc.file
+    if is_url(target):
+        if not URL_RE.fullmatch(target):
+            findings.append(finding("SC403", file, pos, f"trace URL '{target}' is not a valid http(s) URL",
+                                    "traces may link only http:// or https:// URLs, without spaces, quotes, <, > or "
+                                    "backslashes (percent-encode them)"))
+        return
+    rel, _, fragment = target.partition("#")
+    try:
+        _, kind = store.locate(rel)
+    except PathProblem as exc:
+        findings.append(finding(exc.code, file, pos, exc.message, exc.hint))
+        return
+    if kind == "missing":
+        findings.append(finding("SC401", file, pos, f"trace '{rel}' does not exist",
+                                "commit the file, or fix the path (it is relative to the ledger root)"))
+        return
+    if kind == "dir":
+        findings.append(finding("SC405", file, pos, f"trace '{rel}' is a folder", "point at a file inside it"))
+        return
+    if fragment or "#" in target:
+        _check_fragment(rec, target, pos, store, findings)
+
+
+def _check_fragment(rec: DimensionRecord, target: str, pos: tuple[int, int], store: ArtifactStore,
+                    findings: list[Finding]) -> None:
+    """A trace's #/pointer must point into a .json file at a value that exists."""
+    file = rec.doc.file
+    rel, _, fragment = target.partition("#")
+    if not fragment.startswith("/") or not rel.endswith(".json"):
+        findings.append(finding("SC402", file, pos,
+                                f"trace fragment '#{fragment}' must be a JSON pointer into a .json file",
+                                "write file.json#/path/to/value, or drop the fragment"))
+        return
+    try:
+        art = store.get(rel)
+    except PathProblem as exc:
+        findings.append(finding(exc.code, file, pos, exc.message, exc.hint))
+        return
+    if art.error:
+        findings.append(finding("SC402", file, pos, f"trace '{rel}' is {art.error}", "fix the JSON file"))
+        return
+    try:
+        resolve_pointer(art.data, fragment)
+    except PointerError as exc:
+        findings.append(finding("SC402", file, pos, f"trace '{target}': {exc.message}",
+                                f"point at a value that exists in {rel}"))
+
+
+def check_artifacts(store: ArtifactStore) -> list[Finding]:
+    """Warnings about the meta block of each artifact read."""
+    from .placeholders import ARTIFACT_NOTE
+
+    out = []
+    for rel, art in sorted(store.loaded().items()):
+        if not isinstance(art.data, dict) or "meta" not in art.data:
+            continue
+        meta = art.data["meta"]
+        note = meta.get("note") if isinstance(meta, dict) else None
+        if isinstance(note, str) and note.startswith(ARTIFACT_NOTE):
+            out.append(finding("SC604", rel, (1, 1), "the artifact is still the example scorecard init wrote",
+                               "replace it with your own measurement (and its meta: commit, date, machine, command)"))
+        if not isinstance(meta, dict):
+            out.append(finding("SC309", rel, (1, 1), f"'meta' is {kind_of(meta, json=True)}, not an object",
+                               "make meta an object such as {\"commit\": ..., \"date\": \"YYYY-MM-DD\"}"))
+        elif "date" in meta and full_date(meta["date"]) is None:
+            out.append(finding("SC309", rel, (1, 1), f"meta.date {meta['date']!r} is not a YYYY-MM-DD date",
+                               "write the date the artifact was measured as YYYY-MM-DD"))
+    return out

@@ -1,0 +1,278 @@
+"""Reviewed stamps: a fingerprint of what a claim rests on, and what changed since one was written.
+
+The fingerprint covers the dimension's status and claim text, the resolved result value and
+its unit, and every value a `file.json#/pointer` trace cites — nothing else of the artifact
+files, so regenerating an artifact with the same cited numbers keeps the review valid.
+When a stamp no longer matches, git is asked for the version of the ledger in which the stamp
+was written, so the finding can name what changed (`evidence/x.json#/p50_ms: 33 → 35.5`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..measure import compare, reading as measure
+from ..measure.evidence import Artifact, PointerError, cited_value
+from .model import Dimension
+from ..core.statuses import MEASURED
+from ..core.paths import PathProblem, is_url, normalise
+
+if TYPE_CHECKING:
+    from ..core import git
+    from .records import CheckResult, DimensionRecord
+
+PREFIX = "fp1-"
+FIXED_KEYS = ("status", "claim", "result.unit")
+
+
+def _numbers(value: object, convert: Callable[[float], object]) -> object:
+    """A JSON value with convert applied to every number in it (booleans are not numbers)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return convert(value)
+    if isinstance(value, list):
+        return [_numbers(v, convert) for v in value]
+    if isinstance(value, dict):
+        return {k: _numbers(v, convert) for k, v in value.items()}
+    return value
+
+
+def _norm(value: object) -> object:
+    """JSON values with every number as a float, so 33 and 33.0 fingerprint alike."""
+    return _numbers(value, float)
+
+
+def _as_written(number: float) -> object:
+    return int(number) if isinstance(number, float) and number.is_integer() and abs(number) < 1e15 else number
+
+
+def inputs(model: Dimension, get: Callable[[str], Artifact]) -> dict[str, object] | None:
+    """What the fingerprint covers, by label; None when a cited value cannot be read (the rules say why)."""
+    out: dict[str, object] = {"status": model.status, "claim": " ".join(model.claim.split())}
+    cited: list[tuple[str, str, str]] = []
+    if model.result is not None and model.status in MEASURED:
+        out.update(measure.described(model.result))
+        cited += measure.selections(model.result)
+    for entry in model.trace:
+        target = entry if isinstance(entry, str) else entry.target
+        if is_url(target):
+            continue
+        rel, _, fragment = target.partition("#")
+        if fragment.startswith("/") and rel.endswith(".json"):
+            cited.append((normalise(rel), "pointer", fragment))
+    for rel, kind, selector in cited:
+        try:
+            art = get(rel)
+            if art.error:
+                return None
+            out[f"{rel}#{selector}"] = _norm(cited_value(art.data, kind, selector))
+        except (PointerError, PathProblem, OSError, ValueError, RecursionError):
+            return None
+    return out
+
+
+def fingerprint(covered: dict[str, object]) -> str:
+    """The stamp for covered: fp1- and 16 hex digits of a SHA-256 over canonical JSON."""
+    text = json.dumps(covered, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def show(value: object, limit: int = 60) -> str:
+    """A covered value in a finding: numbers as written (33, 35.5), text quoted, structures as JSON."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        text = str(int(value))
+    elif isinstance(value, float):
+        text = f"{value:.10g}"
+    elif isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+    else:
+        text = json.dumps(_numbers(value, _as_written), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _changed(key: str, old: object, new: object, out: list[str], factor: float | None = None) -> None:
+    """Changes between two values, down to the leaves where both sides are objects or arrays.
+
+    factor (set when result.unit changed to a commensurable unit) converts an old number into
+    the new unit, so a value that only changed with its unit is said to be the same quantity.
+    """
+    from ..measure.evidence import escape_token
+
+    if old == new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for k in sorted(set(old) | set(new)):
+            sub = f"{key}/{escape_token(k)}"
+            if k not in new:
+                out.append(f"{sub}: removed (was {show(old[k])})")
+            elif k not in old:
+                out.append(f"{sub}: added ({show(new[k])})")
+            else:
+                _changed(sub, old[k], new[k], out, factor)
+    elif (isinstance(old, list) and isinstance(new, list) and _runs(old) and _runs(new)
+          and max(len(old), len(new)) > RUNS_SHOWN):
+        out.append(f"{key}: {_runs_changed(old, new)}")
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            _changed(f"{key}/{i}", a, b, out, factor)
+    elif (factor is not None and isinstance(old, float) and isinstance(new, float)
+          and math.isclose(old * factor, new, rel_tol=1e-9)):
+        out.append(f"{key}: {show(old)} → {show(new)} (the same quantity in the new unit)")
+    else:
+        out.append(f"{key}: {show(old)} → {show(new)}")
+
+
+RUNS_SHOWN = 3  # longer arrays of numbers are runs: said per statistic, not run by run
+
+
+def _runs(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+
+
+def _runs_changed(old: list, new: list) -> str:
+    """Runs that changed, as a reviewer reads them: 'median 2.23 → 1.4 (n = 20 → 20), 95% intervals do not
+    overlap'."""
+    from ..measure import stats
+
+    a, b = stats.summarise([float(v) for v in old]), stats.summarise([float(v) for v in new])
+    text = f"median {show(a.value)} → {show(b.value)} (n = {a.n} → {b.n})"
+    if None in (a.low, a.high, b.low, b.high):
+        return text + ", too few runs for a 95% interval"
+    assert a.low is not None and a.high is not None and b.low is not None and b.high is not None
+    apart = a.high < b.low or b.high < a.low
+    return text + (", 95% intervals do not overlap" if apart else ", within the runs' noise (95% intervals overlap)")
+
+
+def describe(old: dict[str, object], new: dict[str, object]) -> list[str]:
+    """What differs between two covered sets, one plain phrase each, in a stable order."""
+    keys = [k for k in FIXED_KEYS if k in old or k in new]
+    keys += sorted((set(old) | set(new)) - set(FIXED_KEYS))
+    out = []
+    factor = None
+    old_unit, new_unit = old.get("result.unit"), new.get("result.unit")
+    if isinstance(old_unit, str) and isinstance(new_unit, str) and old_unit != new_unit:
+        factor = compare.in_unit(1.0, old_unit, new_unit)
+    for key in keys:
+        if key == "result.unit" and factor is not None:
+            out.append(f"result.unit: {show(old_unit)} → {show(new_unit)} (convertible: 1 {old_unit} = "
+                       f"{factor:.6g} {new_unit})")
+        elif key in old and key in new:
+            _changed(key, old[key], new[key], out, factor)
+        elif key in new:
+            out.append(f"{key}: newly cited ({show(new[key])})")
+        else:
+            out.append(f"{key}: no longer cited (was {show(old[key])})")
+    return list(dict.fromkeys(out))  # a trace citing an object and the result inside it report one leaf once
+
+
+def summary(covered: dict[str, object]) -> list[str]:
+    """What a stamp covers, one phrase each (printed by `scorecard review`)."""
+    return [f"{key}: {show(covered[key])}" for key in [k for k in FIXED_KEYS if k in covered]
+            + sorted(set(covered) - set(FIXED_KEYS))]
+
+
+# --- what changed since the review, from git -----------------------------------------------------
+
+def reviewed_versions(root: Path, stamps: dict[str, str]) -> dict[str, dict[str, object]]:
+    """For each record file -> stamp, the covered values of the committed version the stamp was written for.
+
+    A version qualifies when its record carries the stamp and its fingerprint, with the cited
+    artifacts as committed at that commit, is the stamp. The newest such version is taken.
+    Three git processes in all, however many records: one `git log` naming the commits that
+    changed each record, then one `git cat-file --batch` reading records and artifacts at
+    those commits. A record stamped but never committed so has no entry; neither has any
+    record outside git.
+    """
+    from ..core import git
+
+    if not stamps:
+        return {}
+    try:
+        top, prefix = git.repo_prefix(root)
+        log = git.log_names(top, [prefix + "claims"])
+    except git.GitError:
+        return {}
+    commits: dict[str, list[str]] = {}  # record file -> commits that changed it, newest first
+    for sha, names in log:
+        for name in names:
+            if name.startswith(prefix) and name[len(prefix):] in stamps:
+                commits.setdefault(name[len(prefix):], []).append(sha)
+    found: dict[str, dict[str, object]] = {}
+    with git.BlobReader(top) as reader:
+        for file, stamp in stamps.items():
+            for sha in commits.get(file, []):
+                covered = _covered_at(functools.partial(_blob_at, reader, f"{sha}:{prefix}"), file, stamp)
+                if covered is not None:
+                    found[file] = covered
+                    break
+    return found
+
+
+def _blob_at(reader: git.BlobReader, at: str, rel: str) -> bytes | None:
+    return reader.read(at + rel)
+
+
+def _covered_at(read: Callable[[str], bytes | None], file: str, stamp: str) -> dict[str, object] | None:
+    """The covered values of one committed version of a record (read gives its files), if its stamp holds."""
+    from .versions import artifact_at, record_at
+
+    raw = read(file)
+    if raw is None or stamp.encode() not in raw:
+        return None
+    model = record_at(raw, file)
+    if model is None or model.reviewed != stamp:
+        return None
+    cache: dict[str, Artifact] = {}
+
+    def get(rel: str) -> Artifact:
+        if rel not in cache:
+            cache[rel] = artifact_at(read(rel), rel)
+        return cache[rel]
+
+    covered = inputs(model, get)
+    return covered if covered is not None and fingerprint(covered) == stamp else None
+
+
+
+def suspect_message(dim_id: str, changes: list[str] | None) -> str:
+    """SC801's sentence, naming what changed when it is known."""
+    what = "; ".join(changes) if changes else ("its status, claim or a cited value (git holds no committed "
+                                               "version of the review to compare with)")
+    return f"suspect: '{dim_id}' changed since it was reviewed: {what}"
+
+
+def explain_suspects(root: Path, result: CheckResult) -> CheckResult:
+    """result with what changed in each suspect claim named, from the committed version its stamp was written for.
+
+    Only suspect records reach git (a fixed few processes for all of them), so a clean ledger's
+    validate (the pre-commit hook) never runs it.
+    """
+    suspects = {d.file: d for d in result.ledger.dimensions()
+                if d.review is not None and d.review.state == "suspect" and d.model.reviewed is not None}
+    if not suspects:
+        return result
+    reviewed = reviewed_versions(root, {file: d.model.reviewed for file, d in suspects.items()
+                                        if d.model.reviewed is not None})
+    changes = {file: tuple(describe(reviewed[file], d.review.covered)) for file, d in suspects.items()
+               if file in reviewed and d.review is not None}
+    if not changes:
+        return result
+
+    def explained(d: DimensionRecord) -> DimensionRecord:
+        if d.file not in changes or d.review is None:
+            return d
+        return replace(d, review=replace(d.review, changes=changes[d.file]))
+
+    categories = [replace(c, dimensions=[explained(d) for d in c.dimensions]) for c in result.ledger.categories]
+    findings = [replace(f, message=suspect_message(suspects[f.file].id, list(changes[f.file])))
+                if f.code == "SC801" and f.file in changes else f for f in result.findings]
+    return replace(result, ledger=replace(result.ledger, categories=categories), findings=findings)

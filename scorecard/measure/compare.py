@@ -1,0 +1,301 @@
+"""Honesty arithmetic: a measurement against its bar (units, margin, noise, tolerance), and ages.
+
+One place for what both the rules (which refuse a claim the numbers contradict) and the site
+(which shows where a dimension stands, and how old its source and evidence are) compute.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+from dataclasses import dataclass
+from datetime import date
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from . import stats, units
+from .reading import Measurement, Problem
+from ..core.dates import full_date
+from ..core.paths import PathProblem
+
+W = TypeVar("W")  # where an input is cited (a record location, or nothing)
+
+if TYPE_CHECKING:
+    from .evidence import Artifact, ArtifactStore
+
+
+class Dated(Protocol):
+    """A bar as far as its age goes (the ledger's Sota): the (year, month) its age counts from."""
+
+    def as_of(self) -> tuple[int, int]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The measurement against the SOTA value, in the bar's unit."""
+
+    value: float  # the claimed value in the bar's unit
+    bar: float
+    unit: str  # the bar's unit
+    better: str
+    tolerance: float
+    margin: float  # relative lead (negative: behind), direction-aware
+    low: float | None = None  # the interval in the bar's unit
+    high: float | None = None
+    worst: float | None = None  # the interval's margins: its end nearest to behind, and nearest to ahead
+    best: float | None = None
+    within: bool = False  # |ratio - 1| <= tolerance, decided in decimal (against a zero bar: exactly at it)
+
+    @property
+    def ratio(self) -> float | None:
+        """result / bar, in one unit."""
+        return self.value / self.bar if self.bar else None
+
+    @property
+    def zero_bar(self) -> bool:
+        """A bar of 0: compared by sign and difference, never as a ratio (margin is then -1, 0 or 1)."""
+        return self.bar == 0
+
+    @property
+    def standing(self) -> str:
+        """ahead or behind (the whole interval, where there is one, on that side and the margin beyond the
+        tolerance), else level."""
+        if self.margin > 0 and not self.within and (self.worst is None or self.worst > 0):
+            return "ahead"
+        if self.margin < 0 and not self.within and (self.best is None or self.best < 0):
+            return "behind"
+        return "level"
+
+    def not_finite(self) -> str | None:
+        """What in the comparison is not a finite number, in words; None when every figure is finite."""
+        for name, x in (("the value", self.value), ("the margin", self.margin), ("the interval's low end", self.low),
+                        ("the interval's high end", self.high)):
+            if x is not None and not math.isfinite(x):
+                return f"{name} in the bar's unit is {x}"
+        return None
+
+
+def margin(value: float, bar: float, better: str) -> float:
+    """How far value is ahead of bar, both in one unit, relative to the bar (negative: behind); against a zero bar
+    only its sign (-1, 0 or 1), since a difference from zero depends on the unit it is written in."""
+    same = units.parse("x")
+    return exact_margin(value, same, bar, same, better)
+
+
+def within_tolerance(value: float, unit: units.Unit, bar: float, bar_unit: units.Unit, tolerance: float) -> bool:
+    """|value / bar - 1| <= tolerance, inclusive, in decimal from the numbers as written (their shortest repr),
+    so that 1.05 x against 1 x at 5 % is parity as 105 ms against 100 ms is. Against a zero bar: value == 0."""
+    if not (math.isfinite(value) and math.isfinite(bar)):
+        return False
+    if bar == 0:
+        return value == 0
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        ratio = (_dec(value) * _dec(unit.factor)) / (_dec(bar) * _dec(bar_unit.factor))
+        return abs(ratio - 1) <= _dec(tolerance)
+
+
+def _dec(x: float) -> decimal.Decimal:
+    return decimal.Decimal(repr(x))
+
+
+def not_compared(m: Measurement, sota) -> str | None:
+    """Why m cannot be compared with the bar, in words; None when it can."""
+    if sota.value is None:
+        return "the SOTA bar has no number"
+    mine, theirs = units.parse(m.unit), units.parse(sota.unit)
+    if mine.comparable(theirs):
+        return None
+    unknown = [u.text for u in (mine, theirs) if not u.known]
+    if unknown:
+        return (f"the unit '{unknown[0]}' is not one scorecard knows, and the bar's unit is spelled "
+                f"'{sota.unit}' while the result's is '{m.unit}'")
+    return f"the result's unit {m.unit} cannot be converted to the bar's unit {sota.unit}"
+
+
+def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
+    """m against the bar, after converting units; None when they cannot be compared (see not_compared)."""
+    if not_compared(m, sota) is not None:
+        return None
+    mine, theirs = units.parse(m.unit), units.parse(sota.unit)
+    value = mine.to(m.value, theirs)
+    c_margin = exact_margin(m.value, mine, sota.value, theirs, sota.better)
+    within = within_tolerance(m.value, mine, sota.value, theirs, tolerance)
+    if m.low is None and m.high is None and m.missing_end is None:
+        return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, within=within)
+    # An end the runs cannot give is unbounded: the interval then reaches past the bar on that side.
+    lower_is_better = sota.better == "lower"
+    low_margin = (exact_margin(m.low, mine, sota.value, theirs, sota.better) if m.low is not None
+                  else (math.inf if lower_is_better else -math.inf))
+    high_margin = (exact_margin(m.high, mine, sota.value, theirs, sota.better) if m.high is not None
+                   else (-math.inf if lower_is_better else math.inf))
+    low = None if m.low is None else mine.to(m.low, theirs)
+    high = None if m.high is None else mine.to(m.high, theirs)
+    worst, best = sorted((low_margin, high_margin))
+    return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, low, high, worst, best,
+                      within)
+
+
+def exact_margin(value: float, unit: units.Unit, bar: float, bar_unit: units.Unit, better: str) -> float:
+    """margin() of value (in unit) against bar (in bar_unit), computed in decimal from the numbers as written.
+
+    Converting first in binary floating point would move a value exactly at the bar a hair to one side
+    (0.57 s is 569.9999999999999 ms): which side would then depend on the unit the ledger chose.
+    """
+    if not (math.isfinite(value) and math.isfinite(bar)):
+        return math.nan
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        mine, theirs = _dec(value) * _dec(unit.factor), _dec(bar) * _dec(bar_unit.factor)
+        diff = (mine - theirs) / abs(theirs) if theirs else decimal.Decimal((mine > 0) - (mine < 0))
+        oriented = diff if better == "higher" else -diff
+    out = float(oriented)
+    if out == 0 and oriented != 0:  # a margin too small for a double keeps the side it is on
+        out = 5e-324 if oriented > 0 else -5e-324
+    return out
+
+
+def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
+    """Whether status agrees with the comparison: None, or the honesty problem (SC501-SC506)."""
+    shown = _shown(m, c)
+    loc = ("status",)
+    tol = c.tolerance
+    if status == "leads":
+        if c.margin <= 0:
+            return Problem("SC501", loc, f"status is leads, but the result is {shown}",
+                           "set the status the numbers support (parity or trails)")
+        if c.worst is not None and c.worst <= 0:
+            return Problem("SC505", loc, f"status is leads, but the {_interval_words(m)} {_reaches(m, c, 'worst')}: "
+                           f"{shown}", "a lead needs the whole interval better than the bar: measure more runs, or "
+                           "claim parity")
+        if c.within:
+            return Problem("SC504", loc, f"status is leads by {c.margin:.1%}, within the parity tolerance of "
+                           f"{tol:.0%}: {shown}", "consider status parity; a lead inside the tolerance is noise")
+    elif status == "trails":
+        if c.margin >= 0:
+            return Problem("SC502", loc, f"status is trails, but the result is {shown}",
+                           "set the status the numbers support (parity or leads)")
+        if c.best is not None and c.best >= 0:
+            return Problem("SC506", loc, f"status is trails, but the {_interval_words(m)} {_reaches(m, c, 'best')}: "
+                           f"{shown}",
+                           "a trail needs the whole interval worse than the bar: measure more runs, or claim parity")
+    elif status == "parity" and c.standing != "level":
+        side = "ahead" if c.margin > 0 else "behind"
+        whole = f"; the whole {_interval_words(m)} is {side}" if c.low is not None else ""
+        how_far = (f"{'better' if c.margin > 0 else 'worse'} than a bar of 0" if c.zero_bar
+                   else f"{abs(c.margin):.1%} {side} (tolerance {tol:.0%})")
+        return Problem("SC503", loc, f"status is parity, but the result is {how_far}{whole}: {shown}",
+                       f"set status {'leads' if c.margin > 0 else 'trails'}, "
+                       "or widen parity_tolerance in scorecard.yaml")
+    return None
+
+
+def change_words(old: float, old_unit: str | None, new: float, new_unit: str | None, better: str | None) -> str:
+    """A value's change as a reviewer reads it: '33 ms → 35.5 ms, +7.6 %, worse' (units converted first)."""
+    from .numfmt import fmt_value
+
+    text = f"{fmt_value(old, old_unit)} → {fmt_value(new, new_unit)}"
+    if old_unit and new_unit and units.parse(old_unit).comparable(units.parse(new_unit)):
+        base = units.parse(old_unit).to(old, units.parse(new_unit))
+    elif old_unit == new_unit:
+        base = old
+    else:
+        return text + " (units not comparable)"
+    if base:
+        text += f", {(new - base) / abs(base) * 100:+.1f} %"
+    if better in ("higher", "lower") and new != base:
+        text += ", better" if (new > base) == (better == "higher") else ", worse"
+    return text
+
+
+def in_unit(value: float, unit: str | None, target: str | None) -> float | None:
+    """value re-expressed in target, or None when the units cannot be converted."""
+    if unit == target:
+        return value
+    if not unit or not target:
+        return None
+    mine, theirs = units.parse(unit), units.parse(target)
+    return mine.to(value, theirs) if mine.comparable(theirs) else None
+
+
+def _g(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _interval_words(m: Measurement) -> str:
+    if m.interval_from == "artifact":
+        return f"{percent(m.level)} interval the artifact reports" if m.level else "interval the artifact reports"
+    what = m.summary.stat if m.summary else ("formula (through its inputs' intervals)" if m.expr else "value")
+    return f"{percent(m.level or stats.LEVEL)} confidence interval of the {what}"
+
+
+def percent(level: float) -> str:
+    """A confidence level as people write it: 0.95 -> 95%, 0.975 -> 97.5%."""
+    return f"{level * 100:.4g}%"
+
+
+def _reaches(m: Measurement, c: Comparison, which: str) -> str:
+    """'reaches the bar', or, where the runs cannot give that end, how many runs it would take."""
+    margin_at = c.worst if which == "worst" else c.best
+    if margin_at is None or math.isfinite(margin_at):
+        return "reaches the bar"
+    lower_is_better = c.better == "lower"
+    end = ("high" if lower_is_better else "low") if which == "worst" else ("low" if lower_is_better else "high")
+    needed = m.needs_low if end == "low" else m.needs_high
+    level = percent(m.level or stats.LEVEL)
+    if m.summary is None:
+        return f"has no {end} end: an input's runs cannot give it at {level} (it needs {needed} runs)"
+    s = m.summary
+    return f"has no {end} end: {s.n} runs cannot give it at {level} (the {s.stat} needs {needed})"
+
+
+def _shown(m: Measurement, c: Comparison) -> str:
+    """The numbers behind a verdict: value (converted), interval and n, the bar and the direction."""
+    converted = f" (= {_g(m.value)} {m.unit})" if m.unit.strip() != c.unit.strip() else ""
+    text = f"{_g(c.value)} {c.unit}{converted}"
+    if m.summary is not None:
+        text = f"the {m.summary.stat} {text} of n = {m.summary.n} runs"
+    if c.low is not None or c.high is not None:
+        low = "…" if c.low is None else _g(c.low)
+        high = "…" if c.high is None else _g(c.high)
+        text += f", interval {low}–{high} {c.unit}"
+    return f"{text} against the bar {_g(c.bar)} {c.unit} ({c.better} is better)"
+
+
+def source_age(sota: Dated, today: date) -> int:
+    """Whole months since the bar's source (or its last check); a year counts from its December."""
+    return months_between(sota.as_of(), today)
+
+
+def evidence_date(art: Artifact, store: ArtifactStore) -> tuple[date | None, str]:
+    """When an artifact was measured, and how that is known: ('meta.date' or 'git'), or (None, '').
+
+    git is asked only for an artifact without a usable meta.date (once per run, for all of evidence/).
+    """
+    measured = full_date(art.meta.get("date")) if isinstance(art.meta, dict) else None
+    if measured is not None:
+        return measured, "meta.date"
+    committed = store.git_date(art.rel)
+    return (committed, "git") if committed is not None else (None, "")
+
+
+def oldest_evidence(files: Iterable[tuple[W, str]], store: ArtifactStore) -> tuple[date, str, W, str] | None:
+    """Of (where, artifact) pairs, the one measured first: (its date, how that is known, where, artifact).
+
+    The oldest input decides how old a number is. An artifact that cannot be read is skipped
+    (the rules say why elsewhere); None when no input has a date.
+    """
+    dated: list[tuple[date, str, W, str]] = []
+    for where, rel in files:
+        try:
+            when, how = evidence_date(store.get(rel), store)
+        except PathProblem:
+            continue
+        if when is not None:
+            dated.append((when, how, where, rel))
+    return min(dated, key=lambda d: d[0]) if dated else None
+
+
+def months_between(then: tuple[int, int], now: date) -> int:
+    """Whole months from (year, month) to now."""
+    return (now.year - then[0]) * 12 + (now.month - then[1])

@@ -1,0 +1,228 @@
+"""Chart geometry, as plain data the macros template draws as SVG (no script, no library).
+
+The bullet chart of one dimension against its bar, the status counts, the ledger's overview,
+and a dimension's value over time. Pure: numbers in, coordinates and labels out.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from .markup import title_text
+from ..measure.compare import in_unit
+from ..core.dates import utc, utc_date
+from ..core.statuses import STATUSES, value_word
+from ..measure.numfmt import fmt_number, fmt_ratio, fmt_value
+from .views import STATUS_LABELS, measured_detail, standing_text
+
+if TYPE_CHECKING:
+    from ..core.git import Commit
+    from ..history.walk import DimensionHistory, State
+    from .resolve import ResolvedDimension, ResolvedLedger
+
+
+def bullet_chart(d: ResolvedDimension) -> dict | None:
+    """Geometry of the result-against-bar chart (drawn by the macros template), or None.
+
+    Everything is in the bar's unit; an interval is drawn as a whisker across the result's end.
+    """
+    c = d.comparison
+    if c is None or d.measured is None:
+        return None
+    ends = [abs(c.bar), abs(c.value)] + ([abs(c.low), abs(c.high)] if c.low is not None and c.high is not None else [])
+    top = max(ends) * 1.15 or 1.0
+    width = 240
+
+    def x(v: float) -> float:
+        return round(max(v, 0) / top * width, 1)
+
+    interval = None
+    if c.low is not None and c.high is not None:
+        interval = {"low_x": x(c.low), "high_x": x(c.high)}
+    detail = measured_detail(d)
+    return {"width": width, "value_x": x(c.value), "bar_x": x(c.bar), "interval": interval,
+            "label": f"{fmt_value(c.value, c.unit)}{f' ({detail})' if detail else ''} against the bar of "
+                     f"{fmt_value(c.bar, c.unit)}; {c.better} is better; {standing_text(d)}"}
+
+
+def counts_chart(counts: dict[str, int]) -> dict:
+    """Geometry of the stacked status bar for counts."""
+    total = sum(counts.values()) or 1
+    width, x, parts = 300, 0.0, []
+    for status in STATUSES:
+        n = counts.get(status, 0)
+        if n:
+            w = round(n / total * width, 1)
+            parts.append({"status": status, "x": round(x, 1), "width": w, "count": n})
+            x += w
+    label = ", ".join(f"{counts[s]} {STATUS_LABELS[s]}" for s in STATUSES if counts.get(s))
+    return {"width": width, "parts": parts, "label": label or "no dimensions"}
+
+
+def overview_chart(led: ResolvedLedger) -> dict | None:
+    """Where we stand in one picture: per category, its status bar and each compared dimension's
+    position against its bar on one shared, direction-aware log axis (1 = the bar; ahead is to
+    the right whatever `better` is). None when no dimension is compared with a bar."""
+    points = [(cat, d, c) for cat in led.categories for d in cat.dimensions if (c := d.comparison) is not None]
+    if not points:
+        return None
+    lows = [max(1 + c.margin, 1e-9) for _, _, c in points]
+    span = max(2.0, *(max(p, 1 / p) for p in lows))  # symmetric about the bar, at least 2x either way
+    span = 2 ** math.ceil(math.log2(span))
+    width, left, right, row_h = 640, 150, 16, 28
+    plot = width - left - right
+
+    def x(position: float) -> float:
+        clamped = min(max(position, 1 / span), span)
+        return round(left + (math.log2(clamped) / math.log2(span) + 1) / 2 * plot, 1)
+
+    rows = []
+    for i, cat in enumerate(led.categories):
+        y = 24 + i * row_h
+        dots = []
+        compared = [(d, c) for d in cat.dimensions if (c := d.comparison) is not None]  # in points' order
+        for j, (d, comparison) in enumerate(compared):
+            pos = 1 + comparison.margin
+            title, standing = title_text(d.record.model.title), standing_text(d)
+            dots.append({"x": x(max(pos, 1e-9)), "y": y + (j % 3 - 1) * 5, "id": d.id, "status": d.status,
+                         "href": f"{cat.slug}/index.html#{d.id}", "title": title, "standing": standing,
+                         "label": f"{title}: {STATUS_LABELS[d.status]}, {standing}", "position": fmt_ratio(pos)})
+        total, at, parts = sum(cat.counts.values()) or 1, left - 64.0, []
+        for status in STATUSES:  # the category's status distribution, a small stacked bar before its row
+            n = cat.counts.get(status, 0)
+            if n:
+                parts.append({"status": status, "x": round(at, 1), "width": round(n / total * 56, 1)})
+                at += n / total * 56
+        rows.append({"slug": cat.slug, "title": title_text(cat.record.model.short or cat.record.model.title),
+                     "y": y, "dots": dots, "parts": parts, "counts": counts_chart(cat.counts)["label"]})
+    ticks = []
+    k = span
+    while k >= 1 / span:
+        ticks.append({"x": x(k), "label": ("×" if k >= 1 else "÷") + fmt_number(k if k >= 1 else 1 / k)
+                      if k != 1 else "the bar"})
+        k /= 2
+    height = 24 + len(rows) * row_h
+    ahead = sum(1 for _, _, c in points if c.standing == "ahead")
+    behind = sum(1 for _, _, c in points if c.standing == "behind")
+    label = (f"{len(points)} dimensions compared with their bars: {ahead} ahead, {behind} behind, "
+             f"{len(points) - ahead - behind} level; ahead is to the right, the bar is the middle line")
+    return {"width": width, "height": height + 20, "left": left, "plot_right": width - right, "rows": rows,
+            "ticks": ticks, "bar_x": x(1), "axis_y": height, "label": label}
+
+
+def chart(h: DimensionHistory, end: Commit) -> dict | None:
+    """Geometry of the value-against-bar-over-time chart, or None when nothing was ever measured."""
+    pts = [(c.time, s) for c, s in h.points]
+    unit = next((s.unit for _, s in reversed(pts) if s.value is not None), None)  # the latest unit; others convert
+    timeline = _Timeline(pts, unit, max(end.time, pts[-1][0]) if pts else end.time)
+    return timeline.geometry() if timeline.values else None
+
+
+class _Timeline:
+    """One dimension's value and bar over time, scaled to the chart (both in the latest value's unit)."""
+
+    WIDTH, HEIGHT, PAD, BOTTOM = 360, 110, 8, 20
+
+    def __init__(self, pts: list[tuple[int, State]], unit: str | None, t1: int):
+        self.pts, self.unit, self.t1 = pts, unit, t1
+        self.values = [v for v in (self.value_of(s) for _, s in pts) if v is not None]
+        self.bars = [b for b in (self.bar_of(s) for _, s in pts) if b is not None]
+        if not self.values:
+            return
+        lo, hi = min(self.values + self.bars), max(self.values + self.bars)
+        if lo == hi:
+            lo, hi = lo - (abs(lo) or 1) * 0.5, hi + (abs(hi) or 1) * 0.5
+        self.lo, self.hi = lo, hi
+        self.hi_label, self.lo_label = fmt_value(hi, unit), fmt_value(lo, unit)
+        # Room for the longer y label at 11px (about 6.2px a character), so it is never clipped.
+        self.left = max(40, round(10 + 6.2 * max(len(self.hi_label), len(self.lo_label))))
+        self.t0 = pts[0][0]
+        self.one_day = _day(self.t0) == _day(t1)
+        self.order = {t: i for i, t in enumerate(sorted({t for t, _ in pts} | {t1}))}
+
+    def value_of(self, s: State) -> float | None:
+        return None if s.value is None else in_unit(s.value, s.unit, self.unit)
+
+    def bar_of(self, s: State) -> float | None:
+        return None if s.bar is None else in_unit(s.bar, s.bar_unit, self.unit)
+
+    def x(self, t: int) -> float:
+        room = self.WIDTH - self.left - self.PAD
+        if self.one_day:  # every commit on one day: a time axis would squash them, so they go in commit order
+            return round(self.left + self.order[t] / max(len(self.order) - 1, 1) * room, 1)
+        return round(self.left + (t - self.t0) / ((self.t1 - self.t0) or 1) * room, 1)
+
+    def y(self, v: float) -> float:
+        room = self.HEIGHT - self.BOTTOM - self.PAD
+        return round(self.HEIGHT - self.BOTTOM - (v - self.lo) / (self.hi - self.lo) * room, 1)
+
+    def steps(self, get) -> str:
+        """A step line through the states get reads a number from (broken where it reads none)."""
+        out: list[str] = []
+        prev = None
+        for t, s in self.pts:
+            v = get(s)
+            if v is None:
+                prev = None
+                continue
+            if prev is not None:
+                out.append(f"{self.x(t)},{self.y(prev)}")
+            out.append(f"{self.x(t)},{self.y(v)}")
+            prev = v
+        if prev is not None:
+            out.append(f"{self.x(self.t1)},{self.y(prev)}")
+        return " ".join(out)
+
+    def label(self, what: str) -> str:
+        """The chart in words (its accessible name)."""
+        values, unit, t0 = self.values, self.unit, self.t0
+        text = (f"{what[0].upper()}{what[1:]} over {len(self.pts)} recorded states from {_day(t0)} to "
+                f"{_day(self.t1)}: from {fmt_value(values[0], unit)} to {fmt_value(values[-1], unit)}, lowest "
+                f"{fmt_value(min(values), unit)}, highest {fmt_value(max(values), unit)}")
+        if self.bars:
+            text += f"; SOTA bar from {fmt_value(self.bars[0], unit)} to {fmt_value(self.bars[-1], unit)}"
+        if self.one_day:
+            text += f"; all on {_day(t0)}, so the points are in commit order, evenly spaced"
+        return text
+
+    def geometry(self) -> dict:
+        kinds = {value_word(s.status) for _, s in self.pts if s.value is not None}
+        what = kinds.pop() + " value" if len(kinds) == 1 else "value (simulated in part)"
+        t0, t1, one_day = self.t0, self.t1, self.one_day
+        dots = [(self.x(t), self.y(v)) for t, v in ((t, self.value_of(s)) for t, s in self.pts) if v is not None]
+        dates = [] if one_day else [(self.x(t), _day(t))
+                                    for t in _date_ticks(t0, t1, self.x, self.left, self.WIDTH - self.PAD)]
+        ticks = {"top": self.y(self.hi), "bottom": self.y(self.lo), "hi": self.hi_label, "lo": self.lo_label,
+                 "start": f"{_day(t0)}, by commit" if one_day else _day(t0), "end": "" if one_day else _day(t1),
+                 "dates": dates, "axis_y": self.HEIGHT - self.BOTTOM, "left": self.left, "date_y": self.HEIGHT - 5}
+        return {"width": self.WIDTH, "height": self.HEIGHT, "label": self.label(what), "what": what, "ticks": ticks,
+                "value": self.steps(self.value_of), "bar": self.steps(self.bar_of) if self.bars else "", "dots": dots}
+
+
+def _date_ticks(t0: int, t1: int, x, left: float, right: float) -> list[int]:
+    """Times of month (or day) starts between t0 and t1 to label, at least 70px from each other and the ends."""
+    day = 86400
+    start = utc(t0).replace(hour=0, minute=0, second=0, microsecond=0)
+    monthly = t1 - t0 > 62 * day
+    out: list[int] = []
+    last = left + 70  # the start label's room
+    cursor = start
+    for _ in range(400):
+        if monthly:
+            cursor = (cursor.replace(day=1) + timedelta(days=32)).replace(day=1)
+        else:
+            cursor = cursor + timedelta(days=max(1, (t1 - t0) // day // 4))
+        t = int(cursor.timestamp())
+        if t >= t1:
+            break
+        px = x(t)
+        if px - last >= 70 and right - px >= 70:
+            out.append(t)
+            last = px
+    return out
+
+
+def _day(t: int) -> str:
+    return utc_date(t).isoformat()

@@ -1,0 +1,171 @@
+"""The site's machine-readable exports: data.json (whole and per category), data.csv, search.json, sitemap.xml.
+
+Field names and meanings are documented in docs/site.md; SCHEMA_VERSION changes when they do.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from urllib.parse import quote
+
+from .. import __version__
+from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
+
+
+SCHEMA_VERSION = 1
+
+
+def _compact(doc: object) -> str:
+    # indent= would make json use its pure-Python encoder (5x slower), so exports are compact.
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def json_bytes(doc: object) -> bytes:
+    return (_compact(doc) + "\n").encode("utf-8")
+
+
+def compact_bytes(doc: object) -> bytes:
+    """doc as compact JSON, without the final newline (a part of a larger document)."""
+    return _compact(doc).encode("utf-8")
+
+
+def ledger_json_chunks(led: ResolvedLedger, parts: Iterable[bytes]) -> Iterator[bytes]:
+    """data.json in chunks, byte for byte what json_bytes(ledger_data(led)) gives.
+
+    parts: each category's compact_bytes(category_data(...)), in order (render builds them once for
+    both the category's data.json and this one).
+    """
+    head = _ledger_head(led)
+    yield ('{"as_of":' + _compact(head.pop("as_of")) + ',"categories":[').encode("utf-8")
+    for i, part in enumerate(parts):
+        yield (b"," + part) if i else part
+    rest = ",".join(_compact(k) + ":" + _compact(v) for k, v in sorted(head.items()))
+    yield ("]," + rest + "}\n").encode("utf-8")
+
+
+def dimension_data(d: ResolvedDimension) -> dict:
+    """One dimension in the machine-readable export."""
+    rec = d.record
+    m, c = d.measured, d.comparison
+    return {
+        "id": d.id, "category": rec.category, "file": rec.file, "url": f"{rec.category}/#{d.id}",
+        **rec.model.model_dump(mode="json", exclude={"order"}), "glyph": d.glyph,
+        "measured": None if m is None else measured_data(m),
+        "comparison": None if c is None else {"ratio": c.ratio, "margin": c.margin, "standing": c.standing,
+                                              "better": c.better,
+                                              "value": c.value, "unit": c.unit, "low": c.low, "high": c.high},
+        "not_compared": d.not_compared or None,
+        "source_age_months": d.source_age_months, "source_stale": d.source_stale,
+        "review": d.review, "review_changes": d.review_changes,
+        "evidence_date": d.evidence_date.isoformat() if d.evidence_date else None,
+        "evidence_date_from": d.evidence_date_from or None, "evidence_age_months": d.evidence_age_months,
+        "evidence_stale": d.evidence_stale,
+    }
+
+
+def measured_data(m) -> dict:
+    """The measured value in the export: the number, its interval and runs, and every source."""
+    mm = m.measurement
+    s = mm.summary
+    first = mm.sources[0]
+    out = {"value": mm.value, "unit": mm.unit, "evidence": None if mm.expr else first.evidence,
+           "pointer": first.selector if not mm.expr and first.kind == "pointer" else None,
+           "path": first.selector if not mm.expr and first.kind == "path" else None,
+           "meta": first.meta, "simulated": m.simulated, "sample": m.sample,
+           "n": mm.n, "stat": s.stat if s else None, "low": mm.low, "high": mm.high,
+           "interval": mm.interval_from or None, "coverage": mm.coverage, "level": mm.level, "expr": mm.expr}
+    if mm.expr:
+        out["inputs"] = {src.name: {"value": src.value, "unit": src.unit, "evidence": src.evidence,
+                                    src.kind: src.selector,
+                                    "n": src.summary.n if src.summary else 1, "meta": src.meta} for src in mm.sources}
+    return out
+
+
+def category_data(cat: ResolvedCategory) -> dict:
+    """One category in the machine-readable export."""
+    rec = cat.record
+    return {"slug": cat.slug, "file": rec.doc.file if rec.doc else None, **rec.model.model_dump(mode="json"),
+            "counts": cat.counts, "dimensions": [dimension_data(d) for d in cat.dimensions]}
+
+
+def _ledger_head(led: ResolvedLedger) -> dict:
+    return {"schema_version": SCHEMA_VERSION, "generator": f"scorecard {__version__}", "as_of": led.as_of.isoformat(),
+            "settings": led.settings.model_dump(mode="json"), "counts": led.counts}
+
+
+def ledger_data(led: ResolvedLedger) -> dict:
+    """The whole ledger with resolved values (the content of site/data.json)."""
+    return {**_ledger_head(led), "categories": [category_data(c) for c in led.categories]}
+
+
+CSV_COLUMNS = ("id", "category", "title", "status", "claim", "value", "unit", "bar", "bar_unit", "better", "ratio",
+               "margin", "source", "source_date", "bar_checked", "evidence", "pointer", "path", "artifact_commit",
+               "artifact_date", "url")
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_text(value: object) -> str:
+    """A text cell a spreadsheet will not run: one starting like a formula gets a leading apostrophe."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def _csv_number(value: float | None) -> str:
+    return "" if value is None else repr(float(value)) if not float(value).is_integer() else str(int(value))
+
+
+def csv_row(cat_slug: str, d: ResolvedDimension) -> list[str]:
+    """One dimension as a data.csv row (columns: CSV_COLUMNS; docs/site.md)."""
+    model = d.record.model
+    sota, m, c = model.sota, d.measured, d.comparison
+    mm = m.measurement if m else None
+    first = mm.sources[0] if mm and mm.sources and not mm.expr else None
+    meta = first.meta if first else {}
+    return [_csv_text(d.id), _csv_text(cat_slug), _csv_text(model.title), d.status, _csv_text(model.claim),
+            _csv_number(mm.value if mm else None), _csv_text(mm.unit if mm else None), _csv_number(sota.value),
+            _csv_text(sota.unit), sota.better or "", _csv_number(c.ratio if c else None),
+            _csv_number(c.margin if c else None), _csv_text(sota.source), sota.date, sota.checked or "",
+            _csv_text(first.evidence if first else None),
+            _csv_text(first.selector if first and first.kind == "pointer" else None),
+            _csv_text(first.selector if first and first.kind == "path" else None),
+            _csv_text(meta.get("commit") if isinstance(meta.get("commit"), str) else None),
+            d.evidence_date.isoformat() if d.evidence_date else "", f"{cat_slug}/index.html#{d.id}"]
+
+
+def ledger_csv(led: ResolvedLedger) -> bytes:
+    """data.csv: one row per dimension (RFC 4180, UTF-8, CRLF line ends), in the index's order."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for cat in led.categories:
+        writer.writerows(csv_row(cat.slug, d) for d in cat.dimensions)
+    return out.getvalue().encode("utf-8")
+
+
+def sitemap(led: ResolvedLedger) -> bytes:
+    """sitemap.xml (with base_url: a sitemap needs absolute addresses): the index, every category
+    page and every dimension's card, with the ledger's "as of" date."""
+    from xml.sax.saxutils import escape
+
+    base = (led.settings.base_url or "").rstrip("/") + "/"
+    cards = led.settings.cards
+    paths = [""] + [p for c in led.categories
+                    for p in [f"{c.slug}/", *(f"{c.slug}/card-{d.id}.html" for d in c.dimensions if cards)]]
+    if led.history is not None:
+        paths.append("changes.html")
+    day = led.as_of.isoformat()
+    body = "".join(f"<url><loc>{escape(base + quote(p))}</loc><lastmod>{day}</lastmod></url>\n" for p in paths)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+            + body + "</urlset>\n").encode("utf-8")
+
+
+def search_index(led: ResolvedLedger) -> list[dict]:
+    """A small index for tools: id, title, category, status, claim, url."""
+    return [{"id": d.id, "title": d.record.model.title, "category": c.slug, "status": d.status,
+             "claim": d.record.model.claim, "url": f"{c.slug}/#{d.id}"} for c in led.categories for d in c.dimensions]

@@ -1,0 +1,257 @@
+"""Resolve stage: checked records + artifacts -> measured values with provenance.
+
+Everything the renderer shows that is derived (values, ratios, who is ahead, counts,
+trace targets, staleness) is computed here once, so render.py only lays it out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..ledger.records import CategoryRecord, DimensionRecord, Ledger
+from ..measure import reading as measure
+from ..measure.evidence import ArtifactStore, JsonValue, located, resolve_pointer
+from ..measure.compare import Comparison, compare, months_between, not_compared, oldest_evidence, source_age
+from ..measure.reading import Measurement, Source
+from ..ledger.model import Settings
+from ..core.statuses import GLYPHS, MEASURED, STATUSES
+from ..core.dates import first_day, full_date
+from ..core.paths import is_url, normalise
+
+if TYPE_CHECKING:
+    from ..history.walk import DimensionHistory, History
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """The claimed number (read, summarised or derived from artifacts) and where it came from."""
+
+    measurement: Measurement
+    simulated: bool
+    sample: bool  # an artifact it was read from says meta.sample
+
+    @property
+    def value(self) -> float:
+        """The claimed number, in unit."""
+        return self.measurement.value
+
+    @property
+    def unit(self) -> str:
+        """The result's unit, as written."""
+        return self.measurement.unit
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        """Each selection the number was read from (one, or one per input of a derived value)."""
+        return self.measurement.sources
+
+    @property
+    def evidence(self) -> str:
+        """The artifact of the first source."""
+        return self.measurement.sources[0].evidence
+
+    @property
+    def pointer(self) -> str:
+        """The pointer or JSONPath query of the first source."""
+        return self.measurement.sources[0].selector
+
+    @property
+    def meta(self) -> dict:
+        """The meta block of the first source's artifact."""
+        return self.measurement.sources[0].meta
+
+
+@dataclass(frozen=True, slots=True)
+class TraceView:
+    """One trace entry, ready to link: kind is url, file or json."""
+
+    kind: str
+    target: str  # as written
+    path: str  # ledger-relative file path ('' for URLs)
+    pointer: str  # JSON pointer fragment ('' if none)
+    label: str | None
+    value: JsonValue = None  # the cited JSON value, for json traces
+
+
+@dataclass(slots=True)
+class ResolvedDimension:
+    """A dimension with everything the site shows about it."""
+
+    record: DimensionRecord
+    measured: Measured | None
+    comparison: Comparison | None
+    not_compared: str  # why a measured value is not compared with its bar ('' when it is, or nothing is measured)
+    traces: list[TraceView]
+    source_age_months: int | None
+    source_stale: bool
+    # Review: "current" (stamp matches), "suspect" (changed since), "never" (a measured claim
+    # without a stamp), or None (an unmeasured claim without one); changes name what moved.
+    review: str | None = None
+    review_changes: list[str] = field(default_factory=list)
+    # When the evidence was measured: its meta.date, else its last git commit; age against as_of.
+    evidence_date: date | None = None
+    evidence_date_from: str = ""  # "meta.date" or "git"
+    evidence_age_months: int | None = None
+    evidence_stale: bool = False
+    history: DimensionHistory | None = None  # when the site is built with --history
+
+    @property
+    def id(self) -> str:
+        """The dimension's id (its permalink anchor)."""
+        return self.record.id
+
+    @property
+    def status(self) -> str:
+        """The dimension's status word."""
+        return self.record.model.status
+
+    @property
+    def glyph(self) -> str:
+        """The status glyph."""
+        return GLYPHS[self.status]
+
+
+@dataclass(slots=True)
+class ResolvedCategory:
+    """A category and its resolved dimensions, with counts per status."""
+
+    record: CategoryRecord
+    dimensions: list[ResolvedDimension]
+    counts: dict[str, int]
+
+    @property
+    def slug(self) -> str:
+        """The category's slug (its folder name and URL segment)."""
+        return self.record.slug
+
+
+@dataclass(slots=True)
+class ResolvedLedger:
+    """The whole ledger, resolved: what render.py turns into pages."""
+
+    root: Path
+    settings: Settings
+    categories: list[ResolvedCategory]
+    counts: dict[str, int]
+    as_of: date
+    # Files the site must carry so that every trace and evidence link works, by ledger path.
+    files: dict[str, bytes] = field(default_factory=dict)
+    # For each JSON file, the pointers cited into it and by which dimension ids.
+    citations: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    history: History | None = None  # when built with --history
+
+
+def attach_history(resolved: ResolvedLedger, history: History) -> None:
+    """Give each dimension its history (by id); the ledger keeps the whole for changes.html and the feed."""
+    resolved.history = history
+    for cat in resolved.categories:
+        for d in cat.dimensions:
+            d.history = history.dimensions.get(d.id)
+
+
+def count_statuses(dimensions: list[ResolvedDimension]) -> dict[str, int]:
+    """How many dimensions have each status, in the format's status order."""
+    counts = {s: 0 for s in STATUSES}
+    for d in dimensions:
+        counts[d.status] += 1
+    return counts
+
+
+def resolve_ledger(ledger: Ledger, store: ArtifactStore, today: date | None = None) -> ResolvedLedger:
+    """Resolve every dimension of a checked, error-free ledger."""
+    as_of = today or _latest_date(ledger, store)
+    citations: dict[str, dict[str, list[str]]] = {}
+    files: dict[str, bytes] = {}
+    categories = []
+    for cat in ledger.categories:
+        dims = [resolve_dimension(d, ledger, store, as_of, citations, files) for d in cat.dimensions]
+        categories.append(ResolvedCategory(cat, dims, count_statuses(dims)))
+    every = [d for c in categories for d in c.dimensions]
+    return ResolvedLedger(ledger.root, ledger.settings, categories, count_statuses(every), as_of,
+                          dict(sorted(files.items())),
+                          {k: dict(sorted(v.items())) for k, v in sorted(citations.items())})
+
+
+def _cite(citations: dict, rel: str, pointer: str, dim_id: str) -> None:
+    ids = citations.setdefault(rel, {}).setdefault(pointer, [])
+    if dim_id not in ids:
+        ids.append(dim_id)
+
+
+def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore, as_of: date,
+                      citations: dict, files: dict) -> ResolvedDimension:
+    """One dimension resolved; citations and files collect what its result and traces cite."""
+    dim = rec.model
+    measured = comparison = None
+    why_not = ""
+    measured_on, measured_from, evidence_age = None, "", None
+    if dim.status in MEASURED and dim.result is not None:
+        m = measure.read(dim.result, store.get).measurement
+        assert m is not None, "resolve runs only on a ledger without errors"
+        for rel, kind, selector in measure.selections(dim.result):
+            art = store.get(rel)
+            files[art.rel] = art.raw
+            for pointer in located(art.data, kind, selector):
+                _cite(citations, art.rel, pointer, rec.id)
+        measured = Measured(m, simulated=dim.status == "simulated",
+                            sample=any(bool(src.meta.get("sample")) for src in m.sources))
+        comparison = compare(m, dim.sota, ledger.settings.parity_tolerance)
+        why_not = not_compared(m, dim.sota) or ""
+        oldest = oldest_evidence([(None, src.evidence) for src in m.sources], store)
+        if oldest is not None:
+            measured_on, measured_from = oldest[0], oldest[1]
+            evidence_age = max(months_between((measured_on.year, measured_on.month), as_of), 0)
+    traces = [_trace_view(entry, rec.id, ledger.root, store, citations, files) for entry in dim.trace]
+    age = source_age(dim.sota, as_of)
+    stale_after = ledger.settings.stale_after_months
+    evidence_after = ledger.settings.stale_evidence_after_months
+    review = (rec.review.state if rec.review is not None else None) if dim.reviewed is not None else (
+        "never" if measured is not None else None)
+    return ResolvedDimension(rec, measured, comparison, why_not, traces, max(age, 0),
+                             stale_after is not None and age > stale_after,
+                             review=review, review_changes=list(rec.review.changes or ()) if rec.review else [],
+                             evidence_date=measured_on, evidence_date_from=measured_from,
+                             evidence_age_months=evidence_age,
+                             evidence_stale=bool(evidence_after and evidence_age is not None
+                                                 and evidence_age > evidence_after))
+
+
+def _trace_view(entry, dim_id: str, root: Path, store: ArtifactStore, citations: dict, files: dict) -> TraceView:
+    target, label = (entry, None) if isinstance(entry, str) else (entry.target, entry.label)
+    if is_url(target):
+        return TraceView("url", target, "", "", label)
+    rel, _, pointer = target.partition("#")
+    rel = normalise(rel)
+    if rel.endswith(".json"):
+        art = store.get(rel)
+        files[rel] = art.raw
+        if pointer:
+            _cite(citations, rel, pointer, dim_id)
+            return TraceView("json", target, rel, pointer, label, resolve_pointer(art.data, pointer))
+        return TraceView("json", target, rel, "", label)
+    if rel not in files:
+        files[rel] = store.raw(rel)
+    return TraceView("file", target, rel, "", label)
+
+
+def _latest_date(ledger: Ledger, store: ArtifactStore) -> date:
+    """Without SOURCE_DATE_EPOCH, "as of" is the newest date in the data, never the clock.
+
+    The data's dates are the SOTA dates, the artifacts' meta.date, and in a git repository the
+    date of the last commit that changed the ledger's claims or evidence.
+    """
+    from ..core.git import last_commit_date
+
+    latest = last_commit_date(ledger.root, ["scorecard.yaml", "claims", "evidence"]) or date(1970, 1, 1)
+    for d in ledger.dimensions():
+        for text in (d.model.sota.date, d.model.sota.checked):
+            if text:
+                latest = max(latest, first_day(text))
+    for art in store.loaded().values():
+        measured = full_date(art.meta.get("date")) if isinstance(art.meta, dict) else None
+        if measured is not None:
+            latest = max(latest, measured)
+    return latest

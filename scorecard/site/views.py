@@ -1,0 +1,172 @@
+"""What the templates show about a dimension or a carried file, computed from resolved records.
+
+Sentences (what was measured, where it stands), and the listing of a cited JSON file. Pure:
+no templates, no disk.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import quote
+
+from ..measure.evidence import JsonValue, escape_token
+from ..measure.reading import Measurement
+from ..measure.numfmt import fmt_percent, fmt_range, fmt_value
+from ..core.paths import name_suffix
+from .resolve import ResolvedCategory, ResolvedDimension
+
+
+# The only files copied raw into the site: data, plain text and images that cannot script, by
+# their (case-insensitive) suffix. Anything else a trace cites (HTML, SVG, XHTML, scripts, PDFs,
+# archives...) gets a page showing it as escaped text, or saying it is not shown: a browser must
+# never run or style with a file a pull request added, on the site's own origin.
+RAW_SUFFIXES = frozenset({".json", ".md", ".txt", ".text", ".log", ".csv", ".tsv", ".yaml", ".yml", ".toml",
+                          ".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif"})
+
+
+VIEWED_SUFFIXES = frozenset({".json", ".md"})  # a readable page beside the raw copy
+
+
+STATUS_LABELS = {"leads": "leads", "parity": "parity", "trails": "trails", "simulated": "simulated",
+                 "no-claim": "no claim", "out-of-scope": "out of scope"}
+
+
+def carried_as(rel: str) -> str:
+    """How the site carries a cited file: 'viewed' (raw copy and a page), 'raw' (copy only) or 'text' (page only)."""
+    suffix = name_suffix(rel)
+    if suffix in VIEWED_SUFFIXES:  # the JSON viewer shows only what was read as JSON: a lowercase .json
+        return "viewed" if suffix != ".json" or rel.endswith(".json") else "raw"
+    return "raw" if suffix in RAW_SUFFIXES else "text"
+
+
+def _measurement(d: ResolvedDimension) -> Measurement:
+    if d.measured is None:
+        raise ValueError(f"'{d.id}' has no measured value to show")  # a template asked for it unguarded
+    return d.measured.measurement
+
+
+def measured_text(d: ResolvedDimension) -> str:
+    """The claimed value as a reader wants it: 81.2 ms, with its interval and n where it has them."""
+    m = _measurement(d)
+    return fmt_value(m.value, m.unit)
+
+
+def measured_detail(d: ResolvedDimension) -> str:
+    """What qualifies the value: '95% CI 29.9–30.4 ms, n = 10', 'median of n = 10 runs, range …', or ''."""
+    m = _measurement(d)
+    s = m.summary
+    interval = None if m.low is None or m.high is None else fmt_range(m.low, m.high, m.unit, m.value)
+    if m.interval_from == "artifact" and interval:
+        level = f"{fmt_percent(m.level)} " if m.level else ""
+        return f"{level}interval {interval} reported by the artifact"
+    if s is None:  # a formula: its interval through its inputs' intervals, where they have one
+        if m.interval_from == "ci" and interval:
+            return f"{fmt_percent(m.level or 0.95)} CI {interval}, through the inputs' intervals"
+        if m.missing_end is not None:
+            return f"too few runs in an input for the {fmt_percent(m.level or 0.95)} interval"
+        return ""
+    runs = f"{s.stat} of n = {s.n} runs"
+    if m.interval_from == "ci" and interval:
+        return f"{runs}; {fmt_percent(m.level or s.level)} CI {interval}"
+    if m.missing_end is not None:
+        end, needed = m.missing_end
+        return (f"{runs}; range {fmt_range(s.lowest, s.highest, m.unit, m.value)}; too few runs for the "
+                f"{fmt_percent(s.level)} interval's {end} end (it needs {needed})")
+    return f"{runs}; range {fmt_range(s.lowest, s.highest, m.unit, m.value)}"
+
+
+def pointer_anchor(pointer: str) -> str:
+    """The element id (and fragment) for a JSON pointer on an evidence page: no spaces, URL-safe."""
+    return "p" + quote(pointer, safe="/~-._!$'()*+,;=:@")
+
+
+def standing_text(d: ResolvedDimension) -> str:
+    """'37% ahead of the bar', 'level with the bar (2.4% behind, within tolerance)', '23.3% behind the bar'."""
+    c = d.comparison
+    if c is None:
+        return ""
+    side = "ahead" if c.margin > 0 else "behind"
+    if c.zero_bar:  # by sign: a difference from 0 depends on the unit
+        words = "better than the bar of 0" if c.margin > 0 else "worse than the bar of 0"
+        if c.standing == "level":
+            if c.margin == 0:
+                return "level with the bar of 0"
+            return f"level with the bar ({words}; the interval reaches it)"
+        return words
+    if c.standing == "level":
+        inside = c.low is not None and not c.within
+        why = "the interval reaches the bar" if inside else "within tolerance"
+        return f"level with the bar ({fmt_percent(c.margin)} {side}, {why})"
+    if c.standing == "behind":
+        return f"{fmt_percent(c.margin)} {side} the bar"
+    return f"{fmt_percent(c.margin)} ahead of the bar"
+
+
+# An artifact larger than this (bytes, or pretty-printed lines) gets a summary page: its cited
+# values, meta, size and digest, and the download link; not a page of hundreds of megabytes.
+MAX_VIEW_BYTES = 1024 * 1024
+
+
+MAX_VIEW_LINES = 20000
+
+
+def json_or_none(raw: bytes) -> JsonValue:
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        return None
+
+
+def cited_values(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
+    """Each cited pointer of a large artifact with its value (shortened) and who cites it."""
+    from ..measure.evidence import PointerError, resolve_pointer
+
+    out = []
+    for pointer, by in sorted(cited.items()):
+        try:
+            value = json.dumps(resolve_pointer(data, pointer), ensure_ascii=False)
+        except (PointerError, ValueError, RecursionError):
+            continue
+        out.append({"id": pointer_anchor(pointer), "pointer": pointer or "/", "cited_by": by,
+                    "value": value if len(value) <= 200 else value[:199] + "…"})
+    return out
+
+
+def json_lines(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
+    """Pretty-printed JSON as lines, each value's first line carrying its pointer's anchor."""
+    lines: list[dict] = []
+
+    def emit(value, pointer: str, indent: int, key: str | None, last: bool) -> None:
+        prefix = "  " * indent + (json.dumps(key, ensure_ascii=False) + ": " if key is not None else "")
+        comma = "" if last else ","
+        anchor = {"id": pointer_anchor(pointer), "pointer": pointer or "/", "cited_by": cited.get(pointer, [])}
+        if isinstance(value, dict) and value:
+            lines.append({"text": prefix + "{", **anchor})
+            items = list(value.items())
+            for i, (k, v) in enumerate(items):
+                emit(v, f"{pointer}/{escape_token(k)}", indent + 1, k, i == len(items) - 1)
+            lines.append({"text": "  " * indent + "}" + comma, "id": None, "pointer": None, "cited_by": []})
+        elif isinstance(value, list) and value:
+            lines.append({"text": prefix + "[", **anchor})
+            for i, v in enumerate(value):
+                emit(v, f"{pointer}/{i}", indent + 1, None, i == len(value) - 1)
+            lines.append({"text": "  " * indent + "]" + comma, "id": None, "pointer": None, "cited_by": []})
+        else:
+            lines.append({"text": prefix + json.dumps(value, ensure_ascii=False) + comma, **anchor})
+
+    emit(data, "", 0, None, True)
+    return lines
+
+
+def review_counts(dimensions) -> dict[str, int]:
+    """How many dimensions are reviewed and current, suspect, and measured but never reviewed."""
+    counts = {"current": 0, "suspect": 0, "never": 0}
+    for d in dimensions:
+        if d.review in counts:
+            counts[d.review] += 1
+    return counts
+
+
+def category_badge_text(cat: ResolvedCategory) -> str:
+    parts = [f"{n} {STATUS_LABELS[s]}" for s, n in cat.counts.items() if n]
+    return ", ".join(parts) or "empty"
