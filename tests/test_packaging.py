@@ -21,7 +21,9 @@ def test_wheel_contents(tmp_path):
         assert f"scorecard/templates/{rel}" in names, rel
     for kind in ("scorecard", "category", "dimension"):
         assert f"scorecard/schema/{kind}.schema.json" in names
-    assert "scorecard/cli.py" in names
+    modules = {p.relative_to(REPO).as_posix() for p in (REPO / "scorecard").rglob("*.py")
+               if "__pycache__" not in p.parts}
+    assert len(modules) > 50 and modules <= names, sorted(modules - names)  # every layer's modules, __init__ included
     assert not any(n.startswith(("claims/", "tests/", "evidence/")) for n in names)
 
 

@@ -227,13 +227,19 @@ def schema(out: str | None, kind: str | None) -> None:
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--subject", default="oursys", show_default=True, help="The system being scored.")
 @click.option("--title", default="Our scorecard", show_default=True, help="The scorecard's title.")
-def init(folder: Path, subject: str, title: str) -> None:
-    """Create a new ledger in FOLDER that validates and builds as it stands."""
+@click.option("--ci", type=click.Choice(["github", "none"]), default="github", show_default=True,
+              help="github: also write .github/workflows/scorecard.yml (validate pull requests, publish the site "
+                   "to GitHub Pages); none: no workflow.")
+def init(folder: Path, subject: str, title: str, ci: str) -> None:
+    """Create a new ledger in FOLDER that validates and builds as it stands, with its pre-commit hook and (unless
+    --ci none) a GitHub workflow that installs this same scorecard."""
     from .scaffold import init as make
 
-    written = make(folder, subject=subject, title=title)
+    written, note = make(folder, subject=subject, title=title, ci=ci)
     for rel in written:
         _echo(f"created {folder / rel}")
+    if note:
+        _echo(f"check: {note}")
     _echo(f"next: cd {folder} && scorecard validate && scorecard build")
 
 

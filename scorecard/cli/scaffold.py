@@ -139,8 +139,12 @@ def _write_all(root: Path, files: dict[str, str]) -> list[str]:
     return sorted(files)
 
 
-def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard") -> list[str]:
-    """A new ledger in folder: settings, one category, a no-claim and a measured dimension, and tooling."""
+def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci: str = "github",
+         install: tuple[str, str] | None = None) -> tuple[list[str], str]:
+    """A new ledger in folder: settings, one category, a no-claim and a measured dimension, and tooling (with
+    ci="github", the GitHub workflow installing install's spec, by default the running scorecard's).
+
+    Returns the files written and a note for the user ('' when there is none)."""
     if (folder / SETTINGS_FILE).exists():
         raise ScaffoldRefused(f"{folder} already holds a ledger ({SETTINGS_FILE}); nothing was written")
     if folder.exists() and not folder.is_dir():
@@ -161,8 +165,14 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard") ->
         ".pre-commit-config.yaml": PRECOMMIT.format(version=__version__, distribution=DISTRIBUTION),
         **_schemas(),
     }
+    note = ""
+    if ci == "github":
+        from .workflow import running_install_spec, workflow_text
+
+        spec, note = install or running_install_spec()
+        files[".github/workflows/scorecard.yml"] = workflow_text(spec, note)
     folder.mkdir(parents=True, exist_ok=True)
-    return _write_all(folder, files)
+    return _write_all(folder, files), note
 
 
 def dimension_text(dim_id: str, status: str, depth: int = 2, evidence: str | None = None,

@@ -1,0 +1,145 @@
+"""The GitHub workflow `scorecard init` writes: pull requests validated, the site built and published from the
+default branch, every action pinned to a commit, no expression inside a shell.
+
+The pins are one table (ACTIONS), shared with action.yml and docs/examples/scorecard.yml, which
+tests/test_workflow.py checks against it; each is the newest release of the action's own repository, on a
+supported runtime, referenced by the commit its tag names (`git rev-parse vX.Y.Z^{commit}`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import metadata
+
+from .. import DISTRIBUTION, __version__
+
+# action -> (commit, release): keep current with Dependabot (docs/recipes.md)
+ACTIONS = {
+    "actions/checkout": ("3d3c42e5aac5ba805825da76410c181273ba90b1", "v7.0.1"),
+    "actions/setup-python": ("5fda3b95a4ea91299a34e894583c3862153e4b97", "v7.0.0"),
+    "actions/upload-pages-artifact": ("fc324d3547104276b827a68afc52ff2a11cc49c9", "v5.0.0"),
+    "actions/deploy-pages": ("cd2ce8fcbc39b97be8ca5fce6e763baed58fa128", "v5.0.0"),
+    "github/codeql-action/upload-sarif": ("8aad20d150bbac5944a9f9d289da16a4b0d87c1e", "v4.36.2"),
+}
+
+
+def uses(action: str) -> str:
+    """`action@commit # release`, as a step's uses: line ends."""
+    commit, release = ACTIONS[action]
+    return f"{action}@{commit}  # {release}"
+
+
+def install_spec(direct_url: str | None = None, version: str = __version__) -> tuple[str, str]:
+    """(what pip installs, a note for the user or '') for the scorecard that is running, from where it came.
+
+    direct_url is the distribution's direct_url.json (PEP 610): absent for an install from a package index (the
+    version pin), a VCS URL and commit for an install from git (that commit), a local file or folder otherwise
+    (the version pin, with a note: the workflow cannot reach the user's disk).
+    """
+    if direct_url is None:
+        return f"{DISTRIBUTION}=={version}", ""
+    try:
+        origin = json.loads(direct_url)
+    except ValueError:
+        origin = {}
+    vcs = origin.get("vcs_info") if isinstance(origin, dict) else None
+    url = origin.get("url", "") if isinstance(origin, dict) else ""
+    if isinstance(vcs, dict) and vcs.get("vcs") == "git" and re.fullmatch(r"[0-9a-f]{40}", str(vcs.get("commit_id"))) \
+            and re.fullmatch(r"https://[\w.@:/~+-]+", str(url)):
+        return f"{DISTRIBUTION} @ git+{url}@{vcs['commit_id']}", ""
+    where = "a local checkout" if isinstance(origin, dict) and "dir_info" in origin else "a local file"
+    return f"{DISTRIBUTION}=={version}", (f"scorecard {version} was installed from {where}, which the workflow cannot "
+                                          f"reach: it installs {DISTRIBUTION}=={version} from the package index. Check "
+                                          "the 'Install scorecard' line of .github/workflows/scorecard.yml.")
+
+
+def running_install_spec() -> tuple[str, str]:
+    """install_spec for the scorecard this process runs."""
+    try:
+        direct_url = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return install_spec("{}")  # run from a source tree that was never installed
+    return install_spec(direct_url)
+
+
+WORKFLOW = """# .github/workflows/scorecard.yml, written by `scorecard init` (scorecard {version}).
+# Pull requests: validate with annotations and say what they change in the job summary.
+# The default branch: build with --strict --history and publish to GitHub Pages (Settings > Pages >
+# Source: GitHub Actions); --strict refuses to publish the example text init wrote, so replace it
+# first. A pull request from a fork runs with a read-only token and no secrets.
+# The actions are pinned to commits (the release in the comment); docs/recipes.md has a Dependabot
+# configuration that keeps them current.
+{check}name: scorecard
+on:
+  pull_request:
+  push:
+permissions: {{}}  # none by default: each job asks for what it needs
+jobs:
+  validate:
+    name: Validate the ledger
+    if: github.event_name == 'pull_request'
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    permissions:
+      contents: read  # check out the pull request
+    concurrency:
+      group: scorecard-${{{{ github.ref }}}}
+      cancel-in-progress: true
+    steps:
+      - uses: {checkout}
+        with:
+          fetch-depth: 0  # the merge base, for the diff
+          persist-credentials: false
+      - uses: {setup_python}
+        with:
+          python-version: "3.12"
+      - name: Install scorecard
+        run: python -m pip install --disable-pip-version-check -q "{spec}"
+      - name: Validate (annotations on the changed files; every finding in the log)
+        run: scorecard validate --format github
+      - name: What the pull request changes, in the job summary
+        env:
+          BASE_REF: ${{{{ github.base_ref }}}}
+        run: scorecard diff --merge-base "origin/$BASE_REF" HEAD --format markdown >> "$GITHUB_STEP_SUMMARY"
+  publish:
+    name: Build and publish the site
+    if: github.event_name == 'push' && github.ref_name == github.event.repository.default_branch
+    runs-on: ubuntu-latest
+    timeout-minutes: 15
+    permissions:
+      contents: read  # check out the default branch
+      pages: write  # deploy to GitHub Pages
+      id-token: write  # the deployment's OIDC token (actions/deploy-pages)
+    concurrency:
+      group: pages
+      cancel-in-progress: false
+    environment:
+      name: github-pages
+      url: ${{{{ steps.deploy.outputs.page_url }}}}
+    steps:
+      - uses: {checkout}
+        with:
+          fetch-depth: 0  # the whole history, for --history's timelines, changes page and feed
+          persist-credentials: false
+      - uses: {setup_python}
+        with:
+          python-version: "3.12"
+      - name: Install scorecard
+        run: python -m pip install --disable-pip-version-check -q "{spec}"
+      - name: Build (dated by the commit, so the site is the same on every rebuild)
+        run: SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)" scorecard build --strict --history
+      - uses: {upload_pages}
+        with:
+          path: site
+      - id: deploy
+        uses: {deploy_pages}
+"""
+
+
+def workflow_text(spec: str, note: str = "") -> str:
+    """The workflow, installing spec (a pip requirement); note, if any, as a CHECK comment at its top."""
+    return WORKFLOW.format(version=__version__, spec=spec, check=f"# CHECK: {note}\n" if note else "",
+                           checkout=uses("actions/checkout"), setup_python=uses("actions/setup-python"),
+                           upload_pages=uses("actions/upload-pages-artifact"),
+                           deploy_pages=uses("actions/deploy-pages"))
