@@ -198,3 +198,53 @@ def test_a_false_lead_in_another_spelling_of_the_unit_is_refused(tmp_path):
     path.write_text(text)
     result, _ = pipeline.validate(root)
     assert [(f.code, f.line) for f in result.findings if f.file.endswith("time-to-first-token.yaml")] == [("SC501", 14)]
+
+
+# --- the gap in words ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value,bar,better,unit,words", [
+    (2.0, 1.0, "lower", "ms", "2× slower than the bar"),          # exactly 2x: a multiple
+    (1.999, 1.0, "lower", "ms", "99.9% behind the bar"),          # just under: a percentage
+    (0.5, 1.0, "lower", "ms", "2× faster than the bar"),          # exactly 0.5x
+    (0.501, 1.0, "lower", "s", "49.9% ahead of the bar"),
+    (12.4, 1.0, "lower", "ms", "12.4× slower than the bar"),
+    (3.1, 1.0, "higher", "tok/s", "3.1× the bar"),
+    (0.2, 1.0, "higher", "tok/s", "5× below the bar"),
+    (5.0, 1.0, "lower", "USD", "5× the bar (lower is better)"),
+    (0.25, 1.0, "lower", "USD", "4× below the bar (lower is better)"),
+    (1.08, 1.0, "higher", "x", "8% ahead of the bar"),
+    (1.0, 1.0, "higher", "x", "at the bar"),                       # exactly at the bar
+    (1e6, 1.0, "higher", "x", "1,000,000× the bar"),
+    (0.0, 0.0, "higher", "x", "at the bar of 0"),                  # zero bars by sign
+    (-2.0, 0.0, "higher", "x", "worse than the bar of 0"),
+    (3.0, 0.0, "lower", "ms", "worse than the bar of 0"),
+])
+def test_a_gap_is_a_percentage_below_2x_and_a_multiple_from_2x(value, bar, better, unit, words):
+    c = compare.compare(Measurement(value, unit, ()), sota(bar, unit, better), 0.05)
+    assert c is not None and compare.gap_words(c) == words
+
+
+@given(st.floats(1e-6, 1e6), st.sampled_from(["higher", "lower"]))
+def test_no_gap_is_said_as_a_percentage_of_100_or_more(value, better):
+    c = compare.compare(Measurement(value, "ms", ()), sota(1.0, "ms", better), 0.05)
+    assert c is not None
+    words = compare.gap_words(c)
+    if "%" in words:
+        assert float(words.split("%")[0]) < 100
+    else:
+        assert "×" in words or words == "at the bar"
+
+
+@pytest.mark.parametrize("value,low,high,words", [
+    (1.017, None, None, "level with the bar (1.7% ahead, within tolerance)"),
+    (3.0, 0.5, 6.0, "level with the bar (3× the bar, the interval reaches the bar)"),
+    (0.9, 0.8, 1.1, "level with the bar (10% behind, the interval reaches the bar)"),
+    (1.0, None, None, "level with the bar"),
+    (4.0, 3.5, 4.5, "4× the bar"),
+])
+def test_the_standing_says_level_with_the_gap_in_the_same_words(value, low, high, words):
+    from scorecard.site.views import standing_text
+
+    m = Measurement(value, "x", (), None, low, high, "ci" if low is not None else "")
+    c = compare.compare(m, sota(1.0, "x", "higher"), 0.05)
+    assert standing_text(SimpleNamespace(comparison=c)) == words

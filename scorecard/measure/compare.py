@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from . import stats, units
+from .numfmt import fmt_percent
 from .reading import Measurement, Problem
 from ..core.dates import full_date
 from ..core.paths import PathProblem
@@ -136,6 +137,29 @@ def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
                       within)
 
 
+MULTIPLE_FROM = 2.0  # a gap of this many times or more is said as a multiple, a smaller one as a percentage
+
+
+def gap_words(c: Comparison) -> str:
+    """How far the value is from the bar, as people say it: a percentage below 2x either way ('8% behind the bar',
+    '37% ahead of the bar'), a multiple from 2x ('12.4x slower than the bar', '3.1x the bar'); a zero bar by sign."""
+    if c.zero_bar:
+        return "at the bar of 0" if c.margin == 0 else f"{'better' if c.margin > 0 else 'worse'} than the bar of 0"
+    ratio = c.ratio
+    if c.margin == 0 or ratio is None or ratio <= 0 or 1 / MULTIPLE_FROM < ratio < MULTIPLE_FROM:
+        if c.margin == 0:
+            return "at the bar"
+        return f"{fmt_percent(c.margin)} {'ahead of' if c.margin > 0 else 'behind'} the bar"
+    times = ratio if ratio >= MULTIPLE_FROM else 1 / ratio
+    many = (f"{times:,.0f}" if times >= 1000 else f"{times:.3g}") + "×"
+    timed = units.parse(c.unit).dims == (("s", 1),)
+    if c.better == "lower":
+        if timed:
+            return f"{many} {'slower' if ratio > 1 else 'faster'} than the bar"
+        return f"{many} {'the bar' if ratio > 1 else 'below the bar'} (lower is better)"
+    return f"{many} the bar" if ratio > 1 else f"{many} below the bar"
+
+
 def exact_margin(value: float, unit: units.Unit, bar: float, bar_unit: units.Unit, better: str) -> float:
     """margin() of value (in unit) against bar (in bar_unit), computed in decimal from the numbers as written.
 
@@ -162,7 +186,7 @@ def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
     tol = c.tolerance
     if status == "leads":
         if c.margin <= 0:
-            return Problem("SC501", loc, f"status is leads, but the result is {shown}",
+            return Problem("SC501", loc, f"status is leads, but the result is {gap_words(c)}: {shown}",
                            "set the status the numbers support (parity or trails)")
         if c.worst is not None and c.worst <= 0:
             return Problem("SC505", loc, f"status is leads, but the {_interval_words(m)} {_reaches(m, c, 'worst')}: "
@@ -173,7 +197,7 @@ def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
                            f"{tol:.0%}: {shown}", "consider status parity; a lead inside the tolerance is noise")
     elif status == "trails":
         if c.margin >= 0:
-            return Problem("SC502", loc, f"status is trails, but the result is {shown}",
+            return Problem("SC502", loc, f"status is trails, but the result is {gap_words(c)}: {shown}",
                            "set the status the numbers support (parity or leads)")
         if c.best is not None and c.best >= 0:
             return Problem("SC506", loc, f"status is trails, but the {_interval_words(m)} {_reaches(m, c, 'best')}: "
@@ -182,8 +206,7 @@ def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
     elif status == "parity" and c.standing != "level":
         side = "ahead" if c.margin > 0 else "behind"
         whole = f"; the whole {_interval_words(m)} is {side}" if c.low is not None else ""
-        how_far = (f"{'better' if c.margin > 0 else 'worse'} than a bar of 0" if c.zero_bar
-                   else f"{abs(c.margin):.1%} {side} (tolerance {tol:.0%})")
+        how_far = gap_words(c) + ("" if c.zero_bar else f" (tolerance {tol:.0%})")
         return Problem("SC503", loc, f"status is parity, but the result is {how_far}{whole}: {shown}",
                        f"set status {'leads' if c.margin > 0 else 'trails'}, "
                        "or widen parity_tolerance in scorecard.yaml")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
+from ..measure.compare import gap_words
 from ..measure.evidence import JsonValue, escape_token
 from ..measure.reading import Measurement
 from ..measure.numfmt import fmt_percent, fmt_range, fmt_value
@@ -81,25 +82,20 @@ def pointer_anchor(pointer: str) -> str:
 
 
 def standing_text(d: ResolvedDimension) -> str:
-    """'37% ahead of the bar', 'level with the bar (2.4% behind, within tolerance)', '23.3% behind the bar'."""
+    """'37% ahead of the bar', '12.4× slower than the bar', 'level with the bar (2.4% behind, within tolerance)'."""
     c = d.comparison
     if c is None:
         return ""
-    side = "ahead" if c.margin > 0 else "behind"
+    if c.standing != "level":
+        return gap_words(c)
     if c.zero_bar:  # by sign: a difference from 0 depends on the unit
-        words = "better than the bar of 0" if c.margin > 0 else "worse than the bar of 0"
-        if c.standing == "level":
-            if c.margin == 0:
-                return "level with the bar of 0"
-            return f"level with the bar ({words}; the interval reaches it)"
-        return words
-    if c.standing == "level":
-        inside = c.low is not None and not c.within
-        why = "the interval reaches the bar" if inside else "within tolerance"
-        return f"level with the bar ({fmt_percent(c.margin)} {side}, {why})"
-    if c.standing == "behind":
-        return f"{fmt_percent(c.margin)} {side} the bar"
-    return f"{fmt_percent(c.margin)} ahead of the bar"
+        return "level with the bar of 0" if c.margin == 0 else f"level with the bar ({gap_words(c)}; the interval " \
+            "reaches it)"
+    if c.margin == 0:
+        return "level with the bar"
+    why = "the interval reaches the bar" if c.low is not None and not c.within else "within tolerance"
+    words = gap_words(c).replace(" ahead of the bar", " ahead").replace(" behind the bar", " behind")
+    return f"level with the bar ({words}, {why})"
 
 
 # An artifact larger than this (bytes, or pretty-printed lines) gets a summary page: its cited
