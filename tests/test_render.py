@@ -108,3 +108,42 @@ def test_no_overview_without_a_comparison(base_ledger):
     alpha.write_text(alpha.read_text().replace("  value: 10\n  unit: req/s\n  better: higher\n", ""))
     result, store = pipeline.validate(base_ledger)
     assert overview_chart(resolve_ledger(result.ledger, store)) is None
+
+
+@pytest.mark.parametrize("values", [
+    [1e-6], [1e6], [10.0], [0.0], [5.0, 10.0, 20.0, 1e6, 1e-6, 9.99, 0.01],
+    [10.0 * 2 ** k for k in range(-12, 13)],
+])
+def test_the_overview_keeps_any_gap_inside_a_readable_axis(base_ledger, values):
+    """Dots placed by the oriented ratio, inside the plot; the axis ÷8 to ×8 at most with 3 to 7 round ticks apart
+    from each other; a dot past the axis drawn at its edge and said to be beyond. alpha's bar is 10 req/s."""
+    import yaml as pyyaml
+
+    from scorecard.cli import pipeline
+    from scorecard.site.charts import MAX_SPAN, overview_chart
+    from scorecard.site.resolve import resolve_ledger
+
+    alpha = (base_ledger / "claims/core/alpha.yaml").read_text()
+    for i, value in enumerate(values):
+        record = pyyaml.safe_load(alpha)
+        ahead = value > 10
+        record["status"] = "leads" if ahead else "trails" if value < 10 else "parity"
+        record["result"] = {"evidence": f"evidence/v{i}.json", "pointer": "/v", "unit": "req/s"}
+        record["trace"] = [f"evidence/v{i}.json"]
+        (base_ledger / f"evidence/v{i}.json").write_text(f'{{"v": {value!r}}}')
+        (base_ledger / f"claims/core/v{i}.yaml").write_text(pyyaml.safe_dump(record))
+    result, store = pipeline.validate(base_ledger)
+    assert not result.errors, [f.message for f in result.errors]
+    o = overview_chart(resolve_ledger(result.ledger, store))
+    ticks = [t["x"] for t in o["ticks"]]
+    assert 3 <= len(ticks) <= 7 and all(b - a >= 60 for a, b in zip(sorted(ticks), sorted(ticks)[1:]))
+    assert {t["label"] for t in o["ticks"]} <= {"×8", "×4", "×2", "the bar", "÷2", "÷4", "÷8"}
+    for row in o["rows"]:
+        for dot in row["dots"]:
+            assert o["left"] <= dot["x"] <= o["plot_right"]
+            if dot["id"].startswith("v"):
+                value = values[int(dot["id"][1:])]
+                factor = value / 10
+                beyond = factor > MAX_SPAN or (factor < 1 / MAX_SPAN)
+                assert bool(dot["beyond"]) is beyond and ("drawn at the edge" in dot["label"]) is beyond
+                assert (dot["x"] > o["bar_x"]) is (value > 10) and (dot["x"] < o["bar_x"]) is (value < 10)

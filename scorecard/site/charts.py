@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from .markup import title_text
-from ..measure.compare import in_unit
+from ..measure.compare import Comparison, in_unit
 from ..core.dates import utc, utc_date
 from ..core.statuses import STATUSES, value_word
 from ..measure.numfmt import fmt_number, fmt_ratio, fmt_value
@@ -61,6 +61,18 @@ def counts_chart(counts: dict[str, int]) -> dict:
     return {"width": width, "parts": parts, "label": label or "no dimensions"}
 
 
+MAX_SPAN = 8.0  # the overview's axis reaches at most this factor either side of the bar; further is drawn at the edge
+
+
+def position(c: Comparison) -> float:
+    """Ours against the bar as one factor, oriented so that ahead is above 1: the ratio where higher is better, its
+    inverse where lower is; against a zero bar, or across zero, only the side (0 or infinity; 1 at the bar)."""
+    ratio = c.ratio
+    if ratio is None or ratio <= 0:
+        return math.inf if c.margin > 0 else 0.0 if c.margin < 0 else 1.0
+    return ratio if c.better == "higher" else 1 / ratio
+
+
 def overview_chart(led: ResolvedLedger) -> dict | None:
     """Where we stand in one picture: per category, its status bar and each compared dimension's
     position against its bar on one shared, direction-aware log axis (1 = the bar; ahead is to
@@ -68,9 +80,9 @@ def overview_chart(led: ResolvedLedger) -> dict | None:
     points = [(cat, d, c) for cat in led.categories for d in cat.dimensions if (c := d.comparison) is not None]
     if not points:
         return None
-    lows = [max(1 + c.margin, 1e-9) for _, _, c in points]
-    span = max(2.0, *(max(p, 1 / p) for p in lows))  # symmetric about the bar, at least 2x either way
-    span = 2 ** math.ceil(math.log2(span))
+    finite = [p for _, _, c in points if 0 < (p := position(c)) < math.inf]
+    widest = max([2.0, *(max(p, 1 / p) for p in finite)])
+    span = min(MAX_SPAN, 2.0 ** math.ceil(math.log2(widest)))  # symmetric about the bar, 2x to 8x either way
     width, left, right, row_h = 640, 150, 16, 28
     plot = width - left - right
 
@@ -84,11 +96,15 @@ def overview_chart(led: ResolvedLedger) -> dict | None:
         dots = []
         compared = [(d, c) for d in cat.dimensions if (c := d.comparison) is not None]  # in points' order
         for j, (d, comparison) in enumerate(compared):
-            pos = 1 + comparison.margin
+            pos = position(comparison)
             title, standing = title_text(d.record.model.title), standing_text(d)
-            dots.append({"x": x(max(pos, 1e-9)), "y": y + (j % 3 - 1) * 5, "id": d.id, "status": d.status,
+            beyond = "right" if pos > span else "left" if pos < 1 / span else ""
+            sign = "×" if beyond == "right" else "÷"
+            edge = f" (drawn at the edge: beyond {sign}{fmt_number(span)})" if beyond else ""
+            dots.append({"x": x(pos), "y": y + (j % 3 - 1) * 5, "id": d.id, "status": d.status,
                          "href": f"{cat.slug}/index.html#{d.id}", "title": title, "standing": standing,
-                         "label": f"{title}: {STATUS_LABELS[d.status]}, {standing}", "position": fmt_ratio(pos)})
+                         "label": f"{title}: {STATUS_LABELS[d.status]}, {standing}{edge}", "beyond": beyond,
+                         "position": fmt_ratio(pos) if 0 < pos < math.inf else ""})
         total, at, parts = sum(cat.counts.values()) or 1, left - 64.0, []
         for status in STATUSES:  # the category's status distribution, a small stacked bar before its row
             n = cat.counts.get(status, 0)
