@@ -14,7 +14,7 @@ import pytest
 
 from scorecard.measure import compare
 from scorecard.cli import pipeline
-from scorecard.ledger.cache import ParsedFiles, ledger_folder
+from scorecard.ledger.cache import ParsedFiles, open_ledger_folder
 from scorecard.ledger.load import MemoryParseCache
 from scorecard.measure.reading import Measurement
 from scorecard.ledger.yamldoc import Document, parse_bytes
@@ -349,7 +349,7 @@ def test_the_warm_cache_keeps_a_files_findings_and_positions(tmp_path, monkeypat
                                                 + "claim: twice\nstatus: leads\n")
     pipeline.validate(root, warm=True)  # the first run on a ledger only marks it as seen
     cold, _ = pipeline.validate(root, warm=True)
-    folder = ledger_folder(root)
+    folder = open_ledger_folder(root)
     # scorecard.yaml, a _category.yaml and two records
     assert folder is not None and len(ParsedFiles(folder / "parsed.bin").kept) == 4
     warm, _ = pipeline.validate(root, warm=True)

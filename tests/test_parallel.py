@@ -206,5 +206,5 @@ def test_the_warm_cache_keeps_the_settings_of_a_ledger_without_claims(tmp_path, 
     for _ in range(2):
         result, _ = pipeline.validate(root, warm=True)
         assert [f.code for f in result.findings] == ["SC002"]
-    folder = cache.ledger_folder(root, create=False)
+    folder = cache.ledger_folder(root)
     assert folder is not None and (folder / "parsed.bin").is_file()

@@ -83,13 +83,13 @@ def validate(root: str | None, fmt: str, strict: bool, no_cache: bool) -> None:
 
     ledger_root = _root(root)
     result, _ = pipeline.validate(ledger_root, warm=not no_cache)
-    prefix = _repo_prefix(ledger_root)
+    prefix = _cwd_prefix(ledger_root)
     click.echo(report.render(fmt, result.findings, result.dimension_count, style=click.style, prefix=prefix,
                              version=__version__), nl=False)
     sys.exit(EXIT_FINDINGS if pipeline.fails(result, strict) else 0)
 
 
-def _repo_prefix(root: Path) -> str:
+def _cwd_prefix(root: Path) -> str:
     """The ledger root relative to the current folder, for annotation paths (empty if it is here)."""
     try:
         rel = root.relative_to(Path.cwd().resolve())

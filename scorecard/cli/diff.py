@@ -39,7 +39,7 @@ def _git(args: list[str], cwd: Path) -> bytes:
         raise DiffError(str(exc)) from None
 
 
-def repo_prefix(root: Path) -> tuple[Path, str]:
+def _work_tree_prefix(root: Path) -> tuple[Path, str]:
     """(top of the git work tree, the ledger root relative to it with a trailing / or '')."""
     try:
         return git.repo_prefix(root)
@@ -124,7 +124,7 @@ class Change:
     lines: list[str] = field(default_factory=list)
 
 
-def compare(old: Side, new: Side) -> list[Change]:
+def changes_between(old: Side, new: Side) -> list[Change]:
     """The changes from old to new, one per dimension that changed, sorted by id."""
     changes = []
     for dim_id in sorted(old.dims.keys() | new.dims.keys()):
@@ -291,7 +291,7 @@ def run(root: Path, rev: str, rev2: str | None, from_merge_base: bool = False) -
     (HEAD for the working tree) branched from rev: a pull request is compared with the commit it
     started from, not with whatever has landed on the base branch since.
     """
-    top, prefix = repo_prefix(root)
+    top, prefix = _work_tree_prefix(root)
     if "..." in rev and rev2 is None:
         rev, _, after = rev.partition("...")
         rev2, from_merge_base = after or None, True
@@ -307,7 +307,7 @@ def run(root: Path, rev: str, rev2: str | None, from_merge_base: bool = False) -
             new = _side("working tree", root)
         else:
             new = _side(_named(rev2), _checkout(top, prefix, rev2, Path(tmp) / "new"))
-        return old.label, new.label, compare(old, new)
+        return old.label, new.label, changes_between(old, new)
 
 
 def _named(rev: str | None) -> str:

@@ -12,7 +12,7 @@ from ..core.dates import utc_date
 from ..ledger.check import check
 from ..ledger.records import CheckResult
 from ..measure.evidence import ArtifactStore
-from ..ledger.cache import ParsedFiles, RenderedPages, ledger_folder
+from ..ledger.cache import ParsedFiles, RenderedPages, ledger_folder, open_ledger_folder
 from ..ledger.load import ParseCache, stream_ledger
 from ..ledger.stamps import explain_suspects
 
@@ -41,8 +41,8 @@ def validate(root: Path, cache: ParseCache | None = None, warm: bool = False) ->
     cache: serve's parsed files, kept across rebuilds; else, with warm, the warm cache's (ledger/cache.py).
     """
     if warm:  # parsed files are kept from the second run on this machine: a one-off run pays nothing
-        known = ledger_folder(root, create=False)
-        folder = ledger_folder(root)  # marks the ledger as seen (and used: see cache.evict)
+        known = ledger_folder(root)
+        folder = open_ledger_folder(root)  # marks the ledger as seen (and used: see cache.evict)
         if cache is None and known is not None and folder is not None:
             cache = ParsedFiles(folder / "parsed.bin")
     loaded = stream_ledger(root, cache)  # checked category by category while the rest is parsed
@@ -121,7 +121,7 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: ParseC
             notes.append(f"no history: {exc}; the site is built without it")
     try:
         # Rendered parts are kept by a rebuild (a site is there to replace), not by a one-off build.
-        folder = ledger_folder(root, create=False) if warm and (out / MARKER).is_file() else None
+        folder = ledger_folder(root) if warm and (out / MARKER).is_file() else None
         site = Site(resolved, reuse=RenderedPages(folder / "pages") if folder is not None else None)
         count = write_site(root, out, site.iter_pages(), guard=guard)
     except TemplateError as exc:  # the write stage has already removed its temporary folder

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-STATUSES = ("leads", "parity", "trails", "simulated", "no-claim", "out-of-scope")
+from typing import Literal, get_args
+
+Status = Literal["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]  # the schema's, in display order
+STATUSES: tuple[str, ...] = get_args(Status)
 MEASURED = frozenset({"leads", "parity", "trails", "simulated"})  # statuses that state a number
 HONEST = frozenset({"leads", "parity", "trails"})  # measured statuses the numbers must agree with
 GLYPHS = {"leads": "●", "parity": "◐", "trails": "◑", "simulated": "◌", "no-claim": "○", "out-of-scope": "–"}

@@ -87,9 +87,18 @@ def digest(*parts: bytes) -> str:
     return h.hexdigest()
 
 
-def ledger_folder(root: Path, create: bool = True) -> Path | None:
-    """The cache folder of the ledger at root, or None where the user has no safe cache folder
-    (or, without create, where there is none yet)."""
+def ledger_folder(root: Path) -> Path | None:
+    """The cache folder of the ledger at root if it exists; None otherwise (looks, changes nothing)."""
+    return _ledger_folder(root, create=False)
+
+
+def open_ledger_folder(root: Path) -> Path | None:
+    """The cache folder of the ledger at root, made if need be and marked as used now, evicting the least recently
+    used other ledgers' folders past the bound; None where the user has no safe cache folder."""
+    return _ledger_folder(root, create=True)
+
+
+def _ledger_folder(root: Path, create: bool) -> Path | None:
     base = user_cache_dir(f"builds-{FORMAT}")
     if base is None:
         return None

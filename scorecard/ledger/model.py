@@ -16,9 +16,8 @@ from pydantic_core import PydanticCustomError
 
 from ..measure.stats import is_stat
 from ..core.dates import DATE_RE, parse_date
-from ..core.statuses import STATUSES
+from ..core.statuses import STATUSES, Status
 
-Status = Literal["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]
 
 # http(s), a host, and only characters a URL may hold (no spaces, quotes, <, >, backslashes, braces).
 URL_RE = re.compile(r"^https?://[^\s/?#\"<>\\^`{|}]+[^\s\"<>\\^`{|}]*$", re.IGNORECASE)

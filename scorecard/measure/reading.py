@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from . import stats, units
 from .evidence import Artifact, escape_token
+from ..core.findings import RULES
 from ..core.paths import PathProblem
 from .selection import Loc, Problem, refuse, Refused, check_stated_unit, numbers
 
@@ -91,10 +92,7 @@ class Reading:
     @property
     def errors(self) -> list[Problem]:
         """The problems that stop the value from being used."""
-        return [p for p in self.problems if p.code not in WARNINGS]
-
-
-WARNINGS = frozenset({"SC508", "SC315"})
+        return [p for p in self.problems if RULES[p.code].severity == "error"]
 
 
 def _artifact(rel: str, get: GetArtifact, loc: Loc) -> Artifact:
