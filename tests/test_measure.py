@@ -218,6 +218,9 @@ def test_a_false_lead_in_another_spelling_of_the_unit_is_refused(tmp_path):
     (0.0, 0.0, "higher", "x", "at the bar of 0"),                  # zero bars by sign
     (-2.0, 0.0, "higher", "x", "worse than the bar of 0"),
     (3.0, 0.0, "lower", "ms", "worse than the bar of 0"),
+    (90.0, 93.1, "higher", "%", "3.1 points below the bar"),       # shares differ in percentage points
+    (12.0, 4.0, "lower", "%", "8 points above the bar"),
+    (50.0, 50.0, "higher", "%", "at the bar"),
 ])
 def test_a_gap_is_a_percentage_below_2x_and_a_multiple_from_2x(value, bar, better, unit, words):
     c = compare.compare(Measurement(value, unit, ()), sota(bar, unit, better), 0.05)

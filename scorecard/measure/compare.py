@@ -142,7 +142,13 @@ MULTIPLE_FROM = 2.0  # a gap of this many times or more is said as a multiple, a
 
 def gap_words(c: Comparison) -> str:
     """How far the value is from the bar, as people say it: a percentage below 2x either way ('8% behind the bar',
-    '37% ahead of the bar'), a multiple from 2x ('12.4x slower than the bar', '3.1x the bar'); a zero bar by sign."""
+    '37% ahead of the bar'), a multiple from 2x ('12.4x slower than the bar', '3.1x the bar'); a zero bar by sign;
+    a bar in % by the difference in percentage points ('3.1 points below the bar')."""
+    if c.unit.strip() == "%":  # a share against a share: the difference in percentage points
+        points = c.value - c.bar
+        if points == 0:
+            return "at the bar"
+        return f"{abs(points):.3g} points {'above' if points > 0 else 'below'} the bar"
     if c.zero_bar:
         return "at the bar of 0" if c.margin == 0 else f"{'better' if c.margin > 0 else 'worse'} than the bar of 0"
     ratio = c.ratio
