@@ -147,3 +147,25 @@ def test_the_overview_keeps_any_gap_inside_a_readable_axis(base_ledger, values):
                 beyond = factor > MAX_SPAN or (factor < 1 / MAX_SPAN)
                 assert bool(dot["beyond"]) is beyond and ("drawn at the edge" in dot["label"]) is beyond
                 assert (dot["x"] > o["bar_x"]) is (value > 10) and (dot["x"] < o["bar_x"]) is (value < 10)
+
+
+@pytest.mark.parametrize("value,unit,bar,bar_unit,display,ours,theirs", [
+    (0.0062, "s", 0.5, "ms", None, "6.2 ms", "0.5 ms"),         # the bar's unit, not 6.2 ms beside 500 µs
+    (6200.0, "us", 0.0005, "s", None, "0.0062 s", "0.0005 s"),  # scaling would part them (ms, µs): the bar's unit
+    (0.0007, "s", 0.0005, "s", None, "700 µs", "500 µs"),       # scaled where it keeps them together
+    (0.0062, "s", 0.5, "ms", "µs", "6,200 µs", "500 µs"),       # display_unit wins, no rescaling
+    (1840.0, "tok/s", 2400.0, "tok/s", None, "1,840 tok/s", "2,400 tok/s"),
+    (0.75, "x", 1.0, "x", "%", "75%", "100%"),
+])
+def test_the_bar_and_the_value_are_shown_in_one_unit(value, unit, bar, bar_unit, display, ours, theirs):
+    from types import SimpleNamespace
+
+    from scorecard.measure import compare
+    from scorecard.measure.reading import Measurement
+    from scorecard.site.views import bar_text, measured_text
+
+    m = Measurement(value, unit, ())
+    sota = SimpleNamespace(value=bar, unit=bar_unit, better="lower")
+    d = SimpleNamespace(comparison=compare.compare(m, sota, 0.05), measured=SimpleNamespace(measurement=m),
+                        record=SimpleNamespace(model=SimpleNamespace(display_unit=display, sota=sota)))
+    assert (measured_text(d), bar_text(d)) == (ours, theirs)

@@ -156,6 +156,8 @@ RULES: dict[str, Rule] = _rules(
      "value (a unit member beside it, or a key ending _ns, _us or _ms)."),
     ("SC510", "comparison-not-finite", "error", "A value, margin or interval in a comparison with the bar is not a "
      "finite number (it overflows or underflows)."),
+    ("SC512", "display-unit-not-comparable", "error", "display_unit does not convert to the bar's unit or the "
+     "result's: the bar and the value could not both be shown in it."),
     # Sources
     ("SC601", "source-not-url", "error", "sota.source is not an http(s) URL."),
     ("SC602", "date-in-future", "error", "sota.date is in the future."),

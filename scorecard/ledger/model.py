@@ -251,6 +251,8 @@ class Dimension(Record):
     status: Status = Field(description="Where the subject stands: " + ", ".join(STATUSES) + ".")
     claim: OneLine = Field(description="One line: our position in words.")
     result: Result | None = Field(None, description="Required for measured statuses, forbidden otherwise.")
+    display_unit: Text | None = Field(None, description="The unit both the bar and our value are shown in (default: "
+                                      "the bar's unit); it must convert to both.")
     note: str | None = Field(None, description="Markdown note.")
     trace: list[Trace] = Field(default_factory=list, description="Files, files#/pointer, or URLs backing the claim.")
     order: int | None = Field(None, description="Position in the category; dimensions sort by (order, id).")

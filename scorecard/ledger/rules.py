@@ -34,11 +34,12 @@ def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactSto
     value = read_result(rec, store, findings) if measured and dim.result is not None else None
     if value is not None:
         _check_honesty(rec, value, settings.parity_tolerance, store, findings)
-    unit_problem = measure.unit_problem(("sota", "unit"), dim.sota.unit, "the result's") \
-        if dim.sota.unit is not None else None
-    if unit_problem is not None:
-        findings.append(finding(unit_problem.code, doc.file, doc.pos(unit_problem.loc), unit_problem.message,
-                                unit_problem.hint))
+    for where, unit in ((("sota", "unit"), dim.sota.unit), (("display_unit",), dim.display_unit)):
+        unit_problem = measure.unit_problem(where, unit, "the result's") if unit is not None else None
+        if unit_problem is not None:
+            findings.append(finding(unit_problem.code, doc.file, doc.pos(unit_problem.loc), unit_problem.message,
+                                    unit_problem.hint))
+    _check_display_unit(rec, findings)
     _check_source_date(rec, settings, today, findings)
     _check_placeholders(rec, findings)
     for i, entry in enumerate(dim.trace):
@@ -145,6 +146,23 @@ def _like_for_like(rec: DimensionRecord, m: Measurement, store: ArtifactStore) -
         place = src.places[0] if src.places else ()
         values.append((runs_stat, src.selector, store.get(src.evidence).data, place, loc))
     return like.check(values, rec.model.sota.stat, rec.model.status)
+
+
+def _check_display_unit(rec: DimensionRecord, findings: list[Finding]) -> None:
+    """SC512 for a display_unit the bar's number, or the result's, does not convert to."""
+    dim, doc = rec.model, rec.doc
+    shown = units.parse(dim.display_unit) if dim.display_unit is not None else None
+    if shown is None or shown.problem is not None:
+        return
+    others = [(what, text) for what, text in (("the bar's", dim.sota.unit if dim.sota.value is not None else None),
+                                              ("the result's", dim.result.unit if dim.result else None)) if text]
+    for what, text in others:
+        if not shown.comparable(units.parse(text)):
+            findings.append(finding("SC512", doc.file, doc.pos(("display_unit",)),
+                                    f"display_unit '{dim.display_unit}' does not convert to {what} unit {text}",
+                                    f"show the dimension in a unit that converts to {text} (or remove display_unit: "
+                                    "to show it in the bar's unit)"))
+            return
 
 
 def _check_source_date(rec: DimensionRecord, settings: Settings, today: date, findings: list[Finding]) -> None:

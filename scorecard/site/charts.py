@@ -15,7 +15,7 @@ from ..measure.compare import Comparison, in_unit
 from ..core.dates import utc, utc_date
 from ..core.statuses import STATUSES, value_word
 from ..measure.numfmt import fmt_number, fmt_ratio, fmt_value
-from .views import STATUS_LABELS, measured_detail, standing_text
+from .views import STATUS_LABELS, bar_text, measured_detail, measured_text, standing_text
 
 if TYPE_CHECKING:
     from ..core.git import Commit
@@ -43,8 +43,8 @@ def bullet_chart(d: ResolvedDimension) -> dict | None:
         interval = {"low_x": x(c.low), "high_x": x(c.high)}
     detail = measured_detail(d)
     return {"width": width, "value_x": x(c.value), "bar_x": x(c.bar), "interval": interval,
-            "label": f"{fmt_value(c.value, c.unit)}{f' ({detail})' if detail else ''} against the bar of "
-                     f"{fmt_value(c.bar, c.unit)}; {c.better} is better; {standing_text(d)}"}
+            "label": f"{measured_text(d)}{f' ({detail})' if detail else ''} against the bar of "
+                     f"{bar_text(d)}; {c.better} is better; {standing_text(d)}"}
 
 
 def counts_chart(counts: dict[str, int]) -> dict:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
-from ..measure.compare import gap_words
+from ..measure.compare import gap_words, in_unit
 from ..measure.evidence import JsonValue, escape_token
 from ..measure.reading import Measurement
-from ..measure.numfmt import fmt_percent, fmt_range, fmt_value
+from ..measure.numfmt import fmt_number, fmt_percent, fmt_range, fmt_value, glue, scaled
 from ..core.paths import name_suffix
 from .resolve import ResolvedCategory, ResolvedDimension
 
@@ -46,17 +46,55 @@ def _measurement(d: ResolvedDimension) -> Measurement:
     return d.measured.measurement
 
 
+def shown_unit(d: ResolvedDimension) -> str | None:
+    """The one unit a dimension's value and its bar are both shown in: display_unit as written, else the bar's unit,
+    scaled for reading only where the scaling keeps them the same (0.0005 s and 0.0007 s read 500 µs and 700 µs;
+    0.5 ms and 6.2 ms stay in ms); None where the value is not compared with the bar."""
+    c = d.comparison
+    if c is None:
+        return None
+    chosen = d.record.model.display_unit
+    if chosen is not None:
+        return chosen if in_unit(c.bar, c.unit, chosen) is not None else None  # else SC512 refused it
+    for_bar, for_ours = scaled(c.bar, c.unit)[1], scaled(c.value, c.unit)[1]
+    return for_bar if for_bar == for_ours and for_bar else c.unit
+
+
+def _in_shown(value: float, unit: str, shown: str) -> str:
+    converted = in_unit(value, unit, shown)
+    return fmt_value(value, unit) if converted is None else f"{fmt_number(converted)}{glue(shown)}{shown}"
+
+
+def _range(d: ResolvedDimension, low: float, high: float, unit: str, like: float) -> str:
+    shown = shown_unit(d)
+    lo, hi = (None, None) if shown is None else (in_unit(low, unit, shown), in_unit(high, unit, shown))
+    if shown is None or lo is None or hi is None:
+        return fmt_range(low, high, unit, like)
+    return f"{fmt_number(lo)}–{fmt_number(hi)}{glue(shown)}{shown}"
+
+
 def measured_text(d: ResolvedDimension) -> str:
-    """The claimed value as a reader wants it: 81.2 ms, with its interval and n where it has them."""
+    """The claimed value as a reader wants it: 81.2 ms (in the unit its bar is shown in, where it has one)."""
     m = _measurement(d)
-    return fmt_value(m.value, m.unit)
+    shown = shown_unit(d)
+    return fmt_value(m.value, m.unit) if shown is None else _in_shown(m.value, m.unit, shown)
+
+
+def bar_text(d: ResolvedDimension) -> str:
+    """The bar's number, in the unit the dimension's value is shown in (or scaled for reading on its own)."""
+    sota = d.record.model.sota
+    if sota.value is None:
+        return ""
+    shown = shown_unit(d)
+    return fmt_value(sota.value, sota.unit) if shown is None or sota.unit is None else \
+        _in_shown(sota.value, sota.unit, shown)
 
 
 def measured_detail(d: ResolvedDimension) -> str:
     """What qualifies the value: '95% CI 29.9–30.4 ms, n = 10', 'median of n = 10 runs, range …', or ''."""
     m = _measurement(d)
     s = m.summary
-    interval = None if m.low is None or m.high is None else fmt_range(m.low, m.high, m.unit, m.value)
+    interval = None if m.low is None or m.high is None else _range(d, m.low, m.high, m.unit, m.value)
     if m.interval_from == "artifact" and interval:
         level = f"{fmt_percent(m.level)} " if m.level else ""
         return f"{level}interval {interval} reported by the artifact"
@@ -71,9 +109,9 @@ def measured_detail(d: ResolvedDimension) -> str:
         return f"{runs}; {fmt_percent(m.level or s.level)} CI {interval}"
     if m.missing_end is not None:
         end, needed = m.missing_end
-        return (f"{runs}; range {fmt_range(s.lowest, s.highest, m.unit, m.value)}; too few runs for the "
+        return (f"{runs}; range {_range(d, s.lowest, s.highest, m.unit, m.value)}; too few runs for the "
                 f"{fmt_percent(s.level)} interval's {end} end (it needs {needed})")
-    return f"{runs}; range {fmt_range(s.lowest, s.highest, m.unit, m.value)}"
+    return f"{runs}; range {_range(d, s.lowest, s.highest, m.unit, m.value)}"
 
 
 def pointer_anchor(pointer: str) -> str:
