@@ -9,7 +9,6 @@ from __future__ import annotations
 import difflib
 import re
 import typing
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -89,9 +88,8 @@ def check_one(doc: Document, category: str, settings: Settings, store: ArtifactS
 
 def _checked(record: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
              findings: list[Finding]) -> DimensionRecord:
-    """The record after its rules ran (findings appended), with its review when it has one."""
-    review = rules.check_dimension(record, settings, store, today, findings)
-    return record if review is None else replace(record, review=review)
+    """The record after its rules ran (findings appended), with its measurement and its review when it has them."""
+    return rules.check_dimension(record, settings, store, today, findings)
 
 
 # --- schema errors as findings --------------------------------------------------------------

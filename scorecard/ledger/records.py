@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.findings import Finding
+from ..measure.reading import Measurement
 from .model import Category, Dimension, Settings
 from .yamldoc import Document
 
@@ -33,6 +34,7 @@ class DimensionRecord:
     doc: Document
     model: Dimension
     review: Review | None = None
+    measurement: Measurement | None = None  # the result as read by the check stage (once per run), where it has one
 
     @property
     def file(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 from ..measure import compare, reading as measure, units
@@ -17,8 +18,17 @@ from .records import DimensionRecord, Review
 
 
 def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
-                    findings: list[Finding]) -> Review | None:
-    """Every cross-file rule for one schema-valid dimension; its review, when it carries a stamp."""
+                    findings: list[Finding]) -> DimensionRecord:
+    """Every cross-file rule for one schema-valid dimension; the record with its measurement (read once, here, for
+    every later stage) and its review, when it carries a stamp."""
+    measurement, review = _check_rules(rec, settings, store, today, findings)
+    if measurement is None and review is None:
+        return rec
+    return replace(rec, measurement=measurement, review=review)
+
+
+def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
+                 findings: list[Finding]) -> tuple[Measurement | None, Review | None]:
     dim, doc = rec.model, rec.doc
     before = len(findings)
     measured = dim.status in MEASURED
@@ -49,8 +59,8 @@ def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactSto
     if measured and dim.result is not None and value is not None and settings.stale_evidence_after_months:
         _check_evidence_age(rec, settings, store, today, findings)
     if not any(f.severity == "error" for f in findings[before:]) and (value is not None or not measured):
-        return _check_review(rec, settings, store, findings)
-    return None
+        return value, _check_review(rec, settings, store, findings)
+    return value, None
 
 
 def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore,

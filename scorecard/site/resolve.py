@@ -189,7 +189,7 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
     why_not = ""
     measured_on, measured_from, evidence_age = None, "", None
     if dim.status in MEASURED and dim.result is not None:
-        m = measure.read(dim.result, store.get).measurement
+        m = rec.measurement  # read by the check stage
         assert m is not None, "resolve runs only on a ledger without errors"
         for rel, kind, selector in measure.selections(dim.result):
             art = store.get(rel)
