@@ -154,3 +154,47 @@ def test_a_typed_factor_in_an_inputs_unit_is_found_at_that_input():
         "a": {"evidence": "evidence/r.json", "pointer": "/a", "unit": "ms"},
         "b": {"evidence": "evidence/r.json", "pointer": "/b", "unit": "2 ms"}}})
     assert ("SC509", ("result", "inputs", "b", "unit")) in [(p.code, p.loc) for p in got.problems]
+
+
+# --- the smaller rooms of the measure layer, at their edges ------------------------------------------------------
+
+def test_the_other_statistics_beside_a_value_include_keys_that_are_only_a_statistic():
+    from scorecard.measure.like import among_others
+
+    data = {"p50": 1.0, "p99": 2.0, "mean": 3.0, "count": 5, "ok": True}
+    assert among_others(data, ("p50",)) == ["mean", "p99"]
+    assert among_others({"latency_p50_ms": 1.0, "latency_p99_ms": 2.0, "latency_note_ms": 3.0},
+                        ("latency_p50_ms",)) == ["latency_p99_ms"]
+
+
+@pytest.mark.parametrize("result,loc", [
+    ({"unit": "x", "expr": "a", "inputs": {}}, ("result", "inputs")),
+    ({"unit": "x", "inputs": {"a": {"evidence": "evidence/r.json", "pointer": "/a", "unit": "x"}}}, ("result", "expr")),
+])
+def test_a_derived_value_needs_both_expr_and_an_input(result, loc):
+    assert refused({"a": 1.0}, result) == ("SC208", loc)
+
+
+def test_match_and_search_run_within_the_budget_and_take_only_strings():
+    import jsonpath_rfc9535
+
+    from scorecard.measure import jsonquery
+
+    data = [{"name": "xx", "n": 5}, {"name": "y", "n": 6}, {"name": "axxb"}]
+    for query in ("$[?match(@.name, 'x+')]", "$[?search(@.name, 'x+')]", "$[?match(@.n, 'x')]",
+                  "$[?search(@.name, @.n)]", "$[?match(@.name, '(?i)x')]"):
+        expected = [(n.value, tuple(n.location)) for n in jsonpath_rfc9535.find(query, data)]
+        assert jsonquery.find(query, data) == expected, query
+    assert [v["name"] for v, _ in jsonquery.find("$[?match(@.name, 'x+')]", data)] == ["xx"]
+    assert [v["name"] for v, _ in jsonquery.find("$[?search(@.name, 'x+')]", data)] == ["xx", "axxb"]
+
+
+def test_a_regular_expression_runs_while_the_budget_lasts(monkeypatch):
+    from scorecard.measure import jsonquery
+
+    monkeypatch.setattr(jsonquery, "TIME_BUDGET", 0.5)  # under a second, and not yet spent
+    assert len(jsonquery.find("$[?match(@, 'x+')]", ["xx", "y"])) == 1
+    monkeypatch.setattr(jsonquery, "TIME_BUDGET", -1.0)  # spent before the first regular expression
+    with pytest.raises(jsonquery.QueryError) as exc:
+        jsonquery.find("$[?match(@, 'x+')]", ["xx"])
+    assert exc.value.kind == "budget" and "regular expression" in exc.value.message

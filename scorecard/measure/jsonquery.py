@@ -190,7 +190,7 @@ def _regex(string: object, pattern: object, full: bool) -> bool:
 
     if not isinstance(pattern, str) or not isinstance(string, str) or not check(pattern):
         return False
-    left = getattr(_budget, "deadline", time.monotonic() + TIME_BUDGET) - time.monotonic()
+    left = _budget.deadline - time.monotonic()  # find() set this thread's deadline before evaluating
     if left <= 0:
         raise TimeoutError
     try:
