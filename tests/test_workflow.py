@@ -210,3 +210,24 @@ def test_the_workflows_steps_succeed_when_run_by_hand(tmp_path):
     assert "beta" in summary.read_text()
     assert (root / "site" / "index.html").is_file() and (root / "site" / "changes.html").is_file()
     shutil.rmtree(root / "site")
+
+
+def test_a_fresh_init_validates_in_its_workflow_and_strict_refuses_to_publish_its_example_text(generated, tmp_path):
+    """The pull-request job's steps succeed on a fresh `scorecard init`; the publish job's --strict build refuses
+    the example text init wrote (SC604) until it is replaced: a published example is worse than none."""
+    root = tmp_path / "fresh"
+    shutil.copytree(generated, root)
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "init", 0)
+    git(root, "update-ref", "refs/remotes/origin/main", "HEAD")
+    doc = yaml.safe_load((root / ".github/workflows/scorecard.yml").read_text())
+    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"), "BASE_REF": "main",
+           "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    for step in doc["jobs"]["validate"]["steps"]:
+        if "run" in step and "pip install" not in step["run"]:
+            proc = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=root, env=env, capture_output=True, text=True,
+                                  timeout=300)
+            assert proc.returncode == 0, f"{step['run']}\n{proc.stdout}{proc.stderr}"
+    build = next(s["run"] for s in doc["jobs"]["publish"]["steps"] if "scorecard build" in s.get("run", ""))
+    proc = subprocess.run(["bash", "-e", "-c", build], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1 and "SC604" in proc.stdout + proc.stderr and not (root / "site").exists()
