@@ -138,3 +138,16 @@ def test_the_clock_is_read_as_the_work_is_counted(monkeypatch):
         jsonquery.find("$..x", [[[0]] for _ in range(2000)])
     assert exc.value.kind == "budget" and "second budget" in exc.value.message
     assert jsonquery.find("$..x", [[0] for _ in range(1000)]) == []  # under 1,024 visits: not read yet
+
+
+@pytest.mark.parametrize("length,ok", [(jsonquery.MAX_PATTERN, True), (jsonquery.MAX_PATTERN + 1, False)])
+def test_a_regular_expression_from_the_artifact_is_bounded_in_length(length, ok):
+    """match() and search() take their pattern from the data too; the engine's timeout covers matching, not
+    compiling, and a 250,000-character pattern took 2.5 s to compile: the length is bounded instead."""
+    data = [{"n": "abc", "p": "a" * length}]
+    if ok:
+        assert jsonquery.find("$[?search(@.n, @.p)]", data) == []
+    else:
+        with pytest.raises(jsonquery.QueryError) as exc:
+            jsonquery.find("$[?search(@.n, @.p)]", data)
+        assert exc.value.kind == "budget" and f"{length:,} characters long" in exc.value.message

@@ -25,6 +25,7 @@ MAX_QUERY = 1000  # characters
 MAX_DESCENDANTS = 2  # descendant segments (..) in one query
 MAX_NODES = 100_000  # nodes a query may select
 MAX_WORK = 2_000_000  # nodes visited by descendant segments plus filter evaluations
+MAX_PATTERN = 1000  # characters of a regular expression (one from the artifact too: compiling it is not timed)
 MAX_DEPTH = 100  # nesting a descendant segment follows (the library's own limit)
 TIME_BUDGET = 2.0  # seconds one query may run
 
@@ -188,6 +189,9 @@ def _regex(string: object, pattern: object, full: bool) -> bool:
     from iregexp_check import check
     from jsonpath_rfc9535.function_extensions._pattern import map_re
 
+    if isinstance(pattern, str) and len(pattern) > MAX_PATTERN:  # compiling is not under the engine's timeout
+        raise _OverBudget(f"a regular expression is {len(pattern):,} characters long; at most {MAX_PATTERN:,} are "
+                          "compiled")
     if not isinstance(pattern, str) or not isinstance(string, str) or not check(pattern):
         return False
     left = _budget.deadline - time.monotonic()  # find() set this thread's deadline before evaluating
