@@ -251,3 +251,13 @@ def test_the_standing_says_level_with_the_gap_in_the_same_words(value, low, high
     m = Measurement(value, "x", (), None, low, high, "ci" if low is not None else "")
     c = compare.compare(m, sota(1.0, "x", "higher"), 0.05)
     assert standing_text(SimpleNamespace(comparison=c)) == words
+
+
+@pytest.mark.parametrize("value,unit,text", [(30.25, "ms", "30.25 ms"), (12.0, "req/s", "12 req/s"),
+                                             (0.75, "x", "0.75x"), (1.18e-05, "s", "1.18e-05 s"),
+                                             (0.1 + 0.2, "%", "0.30000000000000004%"), (-3.0, None, "-3")])
+def test_the_exact_value_has_every_digit_of_the_double(value, unit, text):
+    from scorecard.measure.numfmt import fmt_exact
+
+    assert fmt_exact(value, unit) == text
+    assert float(text.split()[0].rstrip("x%")) == value

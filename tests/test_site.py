@@ -309,8 +309,10 @@ def test_values_from_tool_output_read_as_a_person_writes_them(example_site):
     assert "at $.results[0].times" in page
     # a pytest-benchmark entry found by name, in µs like its bar
     assert "Measured: 11.8 µs" in page and "level with the bar (1.7% ahead, within tolerance)" in page
+    # the rounded number, and every digit of it beside its provenance
+    assert "Exactly: 1.18e-05 s" in page  # as read, in the result's unit
     # a derived value shows its formula and each input with its provenance
-    assert "Computed as fak / sglang from:" in page
+    assert "Computed as fak / sglang (exactly 0.75x" in page
     assert "fak = 1,380 tok/s , read from evidence/sample/tools/serving-compare.json at /fak/peak_tok_s" in page
     assert "Measured: 0.75x" in page and "25% behind the bar" in page
     # an interval the artifact reports

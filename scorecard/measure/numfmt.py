@@ -72,3 +72,11 @@ def fmt_ratio(ratio: float) -> str:
 def fmt_percent(fraction: float) -> str:
     """0.374 -> 37.4%; 0.05 -> 5%."""
     return f"{abs(fraction) * 100:.1f}%".replace(".0%", "%")
+
+
+def fmt_exact(value: float, unit: str | None) -> str:
+    """The number exactly as read or computed, every digit (the shortest text that reads back as the same double):
+    30.25 ms where fmt_value shows 30.2 ms."""
+    text = repr(float(value))
+    text = text[:-2] if text.endswith(".0") else text
+    return f"{text}{glue(unit)}{unit}" if unit else text

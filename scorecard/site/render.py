@@ -26,7 +26,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
 from .. import __version__
-from ..measure.numfmt import fmt_number, fmt_percent, fmt_ratio, fmt_value
+from ..measure.numfmt import fmt_exact, fmt_number, fmt_percent, fmt_ratio, fmt_value
 from ..core.statuses import GLYPHS, STATUSES
 from .resolve import ResolvedCategory, ResolvedLedger
 from .charts import bullet_chart, chart, counts_chart, overview_chart
@@ -69,7 +69,7 @@ class Site:
         self.env.filters.update(md=markdown_block, mdi=markdown_inline, brief=brief, num=fmt_number, pct=fmt_percent,
                                 ratio=fmt_ratio, title=title_html, plain=title_text)
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, measured_text=measured_text,
-                                bar_text=bar_text,
+                                bar_text=bar_text, fmt_exact=fmt_exact,
                                 measured_detail=measured_detail, counts_chart=counts_chart,
                                 standing_text=standing_text, glyphs=GLYPHS, statuses=STATUSES,
                                 overview_chart=overview_chart,
