@@ -66,6 +66,15 @@ def test_init_with_ci_none_writes_no_workflow(tmp_path):
     (json.dumps({"url": "https://hg.example/b", "vcs_info": {"vcs": "hg", "commit_id": "c" * 40}}),
      f"{DISTRIBUTION}=={__version__}", True),
     ("not json", f"{DISTRIBUTION}=={__version__}", True),
+    ('{"a":' * 100_000, f"{DISTRIBUTION}=={__version__}", True),
+    # credentials or an @ in the URL never reach the committed workflow; a subdirectory is kept
+    (json.dumps({"url": "https://ghp_abc:x@github.com/o/r", "vcs_info": {"vcs": "git", "commit_id": "d" * 40}}),
+     f"{DISTRIBUTION}=={__version__}", True),
+    (json.dumps({"url": "https://github.com/o/r@main", "vcs_info": {"vcs": "git", "commit_id": "d" * 40}}),
+     f"{DISTRIBUTION}=={__version__}", True),
+    (json.dumps({"url": "https://github.com/o/mono", "vcs_info": {"vcs": "git", "commit_id": "e" * 40},
+                 "subdirectory": "tools/scorecard"}),
+     f"{DISTRIBUTION} @ git+https://github.com/o/mono@{'e' * 40}#subdirectory=tools/scorecard", False),
 ])
 def test_the_workflow_installs_the_scorecard_that_wrote_it(tmp_path, direct_url, spec, noted):
     got, note = workflow.install_spec(direct_url)

@@ -41,13 +41,16 @@ def install_spec(direct_url: str | None = None, version: str = __version__) -> t
         return f"{DISTRIBUTION}=={version}", ""
     try:
         origin = json.loads(direct_url)
-    except ValueError:
+    except (ValueError, RecursionError):
         origin = {}
     vcs = origin.get("vcs_info") if isinstance(origin, dict) else None
     url = origin.get("url", "") if isinstance(origin, dict) else ""
+    sub = origin.get("subdirectory", "") if isinstance(origin, dict) else ""
+    # an https URL with no credentials and no @ (pip splits the revision at the last @), and a plain subdirectory
     if isinstance(vcs, dict) and vcs.get("vcs") == "git" and re.fullmatch(r"[0-9a-f]{40}", str(vcs.get("commit_id"))) \
-            and re.fullmatch(r"https://[\w.@:/~+-]+", str(url)):
-        return f"{DISTRIBUTION} @ git+{url}@{vcs['commit_id']}", ""
+            and re.fullmatch(r"https://[\w.:/~+-]+", str(url)) and re.fullmatch(r"([\w.-]+/?)*", str(sub)):
+        fragment = f"#subdirectory={sub.strip('/')}" if sub else ""
+        return f"{DISTRIBUTION} @ git+{url}@{vcs['commit_id']}{fragment}", ""
     where = "a local checkout" if isinstance(origin, dict) and "dir_info" in origin else "a local file"
     return f"{DISTRIBUTION}=={version}", (f"scorecard {version} was installed from {where}, which the workflow cannot "
                                           f"reach: it installs {DISTRIBUTION}=={version} from the package index. Check "

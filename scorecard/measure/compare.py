@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from . import stats, units
-from .numfmt import fmt_percent
+from .numfmt import fmt_number, fmt_percent
 from .reading import Measurement, Problem
 from ..core.dates import full_date
 from ..core.paths import PathProblem
@@ -144,7 +144,8 @@ def gap_words(c: Comparison) -> str:
     """How far the value is from the bar, as people say it: a percentage below 2x either way ('8% behind the bar',
     '37% ahead of the bar'), a multiple from 2x ('12.4x slower than the bar', '3.1x the bar'); a zero bar by sign;
     a bar in % by the difference in percentage points ('3.1 points below the bar')."""
-    if c.unit.strip() == "%":  # a share against a share: the difference in percentage points
+    shown = units.parse(c.unit)
+    if shown.known and not shown.dims and shown.factor == 0.01:  # a share against a share (%, percent): in points
         points = c.value - c.bar
         if points == 0:
             return "at the bar"
@@ -152,13 +153,16 @@ def gap_words(c: Comparison) -> str:
     if c.zero_bar:
         return "at the bar of 0" if c.margin == 0 else f"{'better' if c.margin > 0 else 'worse'} than the bar of 0"
     ratio = c.ratio
-    if c.margin == 0 or ratio is None or ratio <= 0 or 1 / MULTIPLE_FROM < ratio < MULTIPLE_FROM:
+    # multiples only between two positive numbers: with a negative bar the ratio loses the direction
+    if c.margin == 0 or ratio is None or ratio <= 0 or c.bar < 0 or 1 / MULTIPLE_FROM < ratio < MULTIPLE_FROM:
         if c.margin == 0:
             return "at the bar"
-        return f"{fmt_percent(c.margin)} {'ahead of' if c.margin > 0 else 'behind'} the bar"
+        size = fmt_percent(c.margin)
+        size = "less than 0.1%" if size in ("0%", "0.0%") else size  # a real gap never reads as none
+        return f"{size} {'ahead of' if c.margin > 0 else 'behind'} the bar"
     times = ratio if ratio >= MULTIPLE_FROM else 1 / ratio
-    many = (f"{times:,.0f}" if times >= 1000 else f"{times:.3g}") + "×"
-    timed = units.parse(c.unit).dims == (("s", 1),)
+    many = fmt_number(times) + "×"
+    timed = shown.dims == (("s", 1),)
     if c.better == "lower":
         if timed:
             return f"{many} {'slower' if ratio > 1 else 'faster'} than the bar"

@@ -3,8 +3,9 @@
 A query is refused before it runs when it is longer than MAX_QUERY characters, has more than MAX_DESCENDANTS
 descendant segments (each multiplies the nodes visited), or is a form RFC 9535 forbids that the library accepts (a
 comparison whose side is itself a comparison, a logical expression or a negation: `@.a==1==1`, `(@.a==1)==true`).
-While it runs it is bounded in work and time: every node a descendant segment visits and every filter evaluation
-counts against MAX_WORK, the clock is read every 1,024 of them against TIME_BUDGET, and match() and search() run
+While it runs it is bounded in work and time: every node a segment yields (nested queries' too), every node a
+descendant segment visits and every filter evaluation counts against MAX_WORK, the clock is read at each of them
+against TIME_BUDGET, and match() and search() run
 with the regex engine's own timeout (the rest of the budget). It selects at most MAX_NODES values. Running out of a
 bound is a QueryError, never a hang; the counts make the work bound the same on every machine.
 
@@ -24,7 +25,7 @@ from typing import Any
 MAX_QUERY = 1000  # characters
 MAX_DESCENDANTS = 2  # descendant segments (..) in one query
 MAX_NODES = 100_000  # nodes a query may select
-MAX_WORK = 2_000_000  # nodes visited by descendant segments plus filter evaluations
+MAX_WORK = 1_000_000  # nodes every segment yields, nested queries' included, plus descendant visits and filters
 MAX_PATTERN = 1000  # characters of a regular expression (one from the artifact too: compiling it is not timed)
 MAX_DEPTH = 100  # nesting a descendant segment follows (the library's own limit)
 TIME_BUDGET = 2.0  # seconds one query may run
@@ -66,6 +67,8 @@ def find(query: str, data: Any) -> list[tuple[Any, tuple[str | int, ...]]]:
         raise QueryError(f"its regular expression ran past the {TIME_BUDGET:g}-second budget", "budget") from None
     except (RecursionError, MemoryError):
         raise QueryError("ran out of depth or memory", "budget") from None
+    except (OverflowError, ValueError) as exc:
+        raise QueryError(f"cannot be evaluated: {exc}", "syntax") from None
     except _jsonpath().JSONPathRecursionError:
         raise QueryError(f"the data nests deeper than the {MAX_DEPTH} levels a descendant segment follows",
                          "depth") from None
@@ -81,8 +84,8 @@ def _tick() -> None:
     """Count one unit of work against the running query's budget."""
     _budget.work += 1
     if _budget.work > MAX_WORK:
-        raise _OverBudget(f"visited more than {MAX_WORK:,} nodes (descendant segments and filters)")
-    if _budget.work % 1024 == 0 and time.monotonic() > _budget.deadline:
+        raise _OverBudget(f"visited more than {MAX_WORK:,} nodes (segments, descendant segments and filters)")
+    if time.monotonic() > _budget.deadline:  # every unit: one filter evaluation can compare large values
         raise _OverBudget(f"ran past its {TIME_BUDGET:g}-second budget")
 
 
@@ -106,6 +109,8 @@ def _compile(query: str):
         raise QueryError(f"not an RFC 9535 JSONPath query: {exc}", "syntax") from None
     except RecursionError:
         raise QueryError("not a query RFC 9535 tools can parse: its brackets nest too deeply", "syntax") from None
+    except (OverflowError, ValueError) as exc:  # a number literal beyond a double (1e400)
+        raise QueryError(f"not a query scorecard can evaluate: {exc}", "syntax") from None
     forbidden = _forbidden(compiled)
     if forbidden:
         raise QueryError(f"not an RFC 9535 JSONPath query: {forbidden}", "syntax")
@@ -138,7 +143,17 @@ def _environment():
 def _counted() -> dict[type, type]:
     """The library's descendant segment and filter, each as a subclass that counts its work (_tick)."""
     from jsonpath_rfc9535 import filter_expressions as fe
-    from jsonpath_rfc9535.segments import JSONPathRecursiveDescentSegment
+    from jsonpath_rfc9535.segments import JSONPathChildSegment, JSONPathRecursiveDescentSegment
+
+    class Children(JSONPathChildSegment):
+        __slots__ = ()
+
+        def resolve(self, nodes):  # the library's loop, one generator deep as there, counting each node
+            for node in nodes:
+                for selector in self.selectors:
+                    for child in selector.resolve(node):
+                        _tick()
+                        yield child
 
     class Descendants(JSONPathRecursiveDescentSegment):
         __slots__ = ()
@@ -154,7 +169,7 @@ def _counted() -> dict[type, type]:
             _tick()
             return super().evaluate(context)
 
-    return {JSONPathRecursiveDescentSegment: Descendants, fe.FilterExpression: Filter}
+    return {JSONPathChildSegment: Children, JSONPathRecursiveDescentSegment: Descendants, fe.FilterExpression: Filter}
 
 
 def _count_work(compiled) -> None:
@@ -192,7 +207,10 @@ def _regex(string: object, pattern: object, full: bool) -> bool:
     if isinstance(pattern, str) and len(pattern) > MAX_PATTERN:  # compiling is not under the engine's timeout
         raise _OverBudget(f"a regular expression is {len(pattern):,} characters long; at most {MAX_PATTERN:,} are "
                           "compiled")
-    if not isinstance(pattern, str) or not isinstance(string, str) or not check(pattern):
+    try:
+        if not isinstance(pattern, str) or not isinstance(string, str) or not check(pattern):
+            return False
+    except UnicodeError:  # a lone surrogate is no I-Regexp
         return False
     left = _budget.deadline - time.monotonic()  # find() set this thread's deadline before evaluating
     if left <= 0:
