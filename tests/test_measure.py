@@ -266,3 +266,10 @@ def test_the_exact_value_has_every_digit_of_the_double(value, unit, text):
 
     assert fmt_exact(value, unit) == text
     assert float(text.split()[0].rstrip("x%")) == value
+
+
+@pytest.mark.parametrize("value,within,standing", [(0.0, True, "level"), (1.0, False, "behind"),
+                                                   (-1.0, False, "ahead")])
+def test_against_a_zero_bar_only_zero_is_within_tolerance(value, within, standing):
+    c = compare.compare(Measurement(value, "ms", ()), sota(0.0, "ms", "lower"), 0.05)
+    assert c is not None and (c.within, c.standing) == (within, standing)

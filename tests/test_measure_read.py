@@ -198,3 +198,39 @@ def test_a_regular_expression_runs_while_the_budget_lasts(monkeypatch):
     with pytest.raises(jsonquery.QueryError) as exc:
         jsonquery.find("$[?match(@, 'x+')]", ["xx"])
     assert exc.value.kind == "budget" and "-1-second budget" in exc.value.message
+
+
+@pytest.mark.parametrize("stat,better,bar,end", [
+    ("p90", "lower", 1000.0, "high"),   # lower is better: the missing high end is the worst case
+    ("p10", "higher", 1.0, "low"),      # higher is better: the missing low end is
+])
+def test_a_lead_never_rests_on_an_interval_end_the_runs_cannot_give(stat, better, bar, end):
+    """All ten runs are far better than the bar, but the statistic's worst end does not exist at 95 %: no lead,
+    and the finding says which end and how many runs it needs."""
+    from types import SimpleNamespace
+
+    from scorecard.measure import compare
+
+    m = measured({"runs": RUNS}, {"evidence": "evidence/r.json", "pointer": "/runs", "unit": "ms", "stat": stat})
+    c = compare.compare(m, SimpleNamespace(value=bar, unit="ms", better=better), 0.05)
+    assert c is not None and c.margin > 0
+    problem = compare.judge("leads", m, c)
+    assert problem is not None and problem.code == "SC505"
+    assert f"has no {end} end: 10 runs cannot give it at 95% (the {stat} needs 36)" in problem.message
+    assert compare.judge("parity", m, c) is None  # the interval reaches the bar: parity holds
+
+
+def test_the_missing_end_of_a_formula_is_said_at_the_level_its_intervals_were_taken():
+    """Two inputs over runs: each interval at 97.5 %, and the finding says 97.5 %, not 95 %."""
+    from types import SimpleNamespace
+
+    from scorecard.measure import compare
+
+    data = {"a": RUNS, "b": RUNS}
+    m = derived("a + b", "ms", {"pointer": "/a", "unit": "ms", "stat": "p90"},
+                {"pointer": "/b", "unit": "ms", "stat": "p90"}, data)
+    c = compare.compare(m, SimpleNamespace(value=10_000.0, unit="ms", better="lower"), 0.05)
+    assert c is not None
+    problem = compare.judge("leads", m, c)
+    assert problem is not None and problem.code == "SC505"
+    assert "an input's runs cannot give it at 97.5%" in problem.message
