@@ -234,3 +234,20 @@ def test_the_missing_end_of_a_formula_is_said_at_the_level_its_intervals_were_ta
     problem = compare.judge("leads", m, c)
     assert problem is not None and problem.code == "SC505"
     assert "an input's runs cannot give it at 97.5%" in problem.message
+
+
+@pytest.mark.parametrize("stat,better,bar,end", [
+    ("p90", "higher", 10_000.0, "high"),  # higher is better: a trail's best case is the missing high end
+    ("p10", "lower", 1.0, "low"),         # lower is better: the missing low end
+])
+def test_a_trail_never_rests_on_an_interval_end_the_runs_cannot_give(stat, better, bar, end):
+    from types import SimpleNamespace
+
+    from scorecard.measure import compare
+
+    m = measured({"runs": RUNS}, {"evidence": "evidence/r.json", "pointer": "/runs", "unit": "ms", "stat": stat})
+    c = compare.compare(m, SimpleNamespace(value=bar, unit="ms", better=better), 0.05)
+    assert c is not None and c.margin < 0
+    problem = compare.judge("trails", m, c)
+    assert problem is not None and problem.code == "SC506"
+    assert f"has no {end} end: 10 runs cannot give it at 95% (the {stat} needs 36)" in problem.message
