@@ -144,6 +144,11 @@ def test_every_checkout_keeps_no_credentials_and_every_job_its_least_permissions
                     assert step["with"]["persist-credentials"] is False
 
 
+def _step(run: str, root: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """One workflow run: step, as the runner's bash runs it."""
+    return subprocess.run(["bash", "-e", "-c", run], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+
+
 def _run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "NO_COLOR": "1"})
@@ -213,8 +218,7 @@ def test_the_workflows_steps_succeed_when_run_by_hand(tmp_path):
             if "run" not in step or "pip install" in step["run"]:
                 continue
             step_env = {**env, **{k: "main" for k in step.get("env", {})}}  # BASE_REF: the base branch
-            proc = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=root, env=step_env, capture_output=True,
-                                  text=True, timeout=300)
+            proc = _step(step["run"], root, step_env)
             assert proc.returncode == 0, f"{job}: {step['run']}\n{proc.stdout}{proc.stderr}"
     assert "beta" in summary.read_text()
     assert (root / "site" / "index.html").is_file() and (root / "site" / "changes.html").is_file()
@@ -234,9 +238,8 @@ def test_a_fresh_init_validates_in_its_workflow_and_strict_refuses_to_publish_it
            "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
     for step in doc["jobs"]["validate"]["steps"]:
         if "run" in step and "pip install" not in step["run"]:
-            proc = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=root, env=env, capture_output=True, text=True,
-                                  timeout=300)
+            proc = _step(step["run"], root, env)
             assert proc.returncode == 0, f"{step['run']}\n{proc.stdout}{proc.stderr}"
     build = next(s["run"] for s in doc["jobs"]["publish"]["steps"] if "scorecard build" in s.get("run", ""))
-    proc = subprocess.run(["bash", "-e", "-c", build], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    proc = _step(build, root, env)
     assert proc.returncode == 1 and "SC604" in proc.stdout + proc.stderr and not (root / "site").exists()

@@ -140,16 +140,18 @@ def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
 MULTIPLE_FROM = 2.0  # a gap of this many times or more is said as a multiple, a smaller one as a percentage
 
 
-def gap_words(c: Comparison) -> str:
+def gap_words(c: Comparison, named: bool = True) -> str:
     """How far the value is from the bar, as people say it: a percentage below 2x either way ('8% behind the bar',
     '37% ahead of the bar'), a multiple from 2x ('12.4x slower than the bar', '3.1x the bar'); a zero bar by sign;
-    a bar in % by the difference in percentage points ('3.1 points below the bar')."""
+    a bar in % by the difference in percentage points ('3.1 points below the bar'). Without named, a percentage
+    or a difference in points leaves the bar unnamed ('1.7% ahead'), for a sentence that has named it already."""
+    bar = " the bar" if named else ""
     shown = units.parse(c.unit)
     if shown.known and not shown.dims and shown.factor == 0.01:  # a share against a share (%, percent): in points
         points = c.value - c.bar
         if points == 0:
             return "at the bar"
-        return f"{abs(points):.3g} points {'above' if points > 0 else 'below'} the bar"
+        return f"{abs(points):.3g} points {'above' if points > 0 else 'below'}{bar}"
     if c.zero_bar:
         return "at the bar of 0" if c.margin == 0 else f"{'better' if c.margin > 0 else 'worse'} than the bar of 0"
     ratio = c.ratio
@@ -159,7 +161,7 @@ def gap_words(c: Comparison) -> str:
             return "at the bar"
         size = fmt_percent(c.margin)
         size = "less than 0.1%" if size in ("0%", "0.0%") else size  # a real gap never reads as none
-        return f"{size} {'ahead of' if c.margin > 0 else 'behind'} the bar"
+        return f"{size} {'ahead' + (' of' if named else '') if c.margin > 0 else 'behind'}{bar}"
     times = ratio if ratio >= MULTIPLE_FROM else 1 / ratio
     many = fmt_number(times) + "×"
     timed = shown.dims == (("s", 1),)

@@ -132,10 +132,7 @@ def standing_text(d: ResolvedDimension) -> str:
     if c.margin == 0:
         return "level with the bar"
     why = "the interval reaches the bar" if c.low is not None and not c.within else "within tolerance"
-    words = gap_words(c)
-    if "×" not in words:  # '1.7% ahead', '3.1 points below'; a multiple keeps its 'the bar'
-        words = words.removesuffix(" the bar").removesuffix(" of")
-    return f"level with the bar ({words}, {why})"
+    return f"level with the bar ({gap_words(c, named=False)}, {why})"
 
 
 # An artifact larger than this (bytes, or pretty-printed lines) gets a summary page: its cited
