@@ -125,6 +125,13 @@ RULES: dict[str, Rule] = _rules(
      "what the verdict needs (1 - 0.05/k for k intervals), or level: is given without an interval."),
     ("SC321", "not-like-for-like", "error", "Our value is not the bar's statistic (sota.stat), or, with none stated, "
      "a lead rests on a statistic other than a median or a mean, or the value is a spread."),
+    ("SC322", "tool-entry", "error", "A format: selection does not read: the file is not that tool's output, or "
+     "holds no entry, metric or statistic by the names given."),
+    ("SC323", "failed-runs", "error", "Runs read as measurements include failed runs, failed requests or warm-ups "
+     "(a tool's exit codes, errors or warm-up list say so)."),
+    ("SC324", "tool-statistic-alone", "warning", "A serving file records failed requests, so its per-request times "
+     "are not read as runs: the claim rests on the tool's statistic over the successful requests, without an "
+     "interval."),
     ("SC315", "unused-input", "warning", "An input under inputs: is not used by expr:."),
     # Traces and paths
     ("SC401", "trace-not-found", "error", "A trace names a file that does not exist."),

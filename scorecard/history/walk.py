@@ -172,6 +172,7 @@ def _state(category: str, model: Dimension, tree: dict[str, str], parsed: _Parse
 
         m = measure.read(model.result, get).measurement
         value = m.value if m is not None else None
+        unit = m.unit if m is not None else unit  # a format: states the unit where the record does not
     sota = model.sota
     return State(category, model.status, value, unit, sota.value, sota.unit, " ".join(model.claim.split()), sota.better,
                  " ".join((model.note or "").split()))

@@ -164,19 +164,45 @@ class Sota(Record):
 InputName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
 
 
-_ONE_SELECTOR: JsonDict = {"oneOf": [{"required": ["pointer"]}, {"required": ["path"]}]}
+_ONE_BOUND: JsonDict = {"oneOf": [{"required": ["pointer"]}, {"required": ["path"]}]}
+_ONE_SELECTOR: JsonDict = {"oneOf": [{"required": ["pointer"]}, {"required": ["path"]}, {"required": ["format"]}]}
 
 
 class Bound(Record):
     """One end of an interval the artifact reports itself, read from the result's own evidence file."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, json_schema_extra=_ONE_SELECTOR)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, json_schema_extra=_ONE_BOUND)
 
     pointer: str | None = Field(None, description="RFC 6901 JSON pointer to the bound (give pointer or path).")
     path: Text | None = Field(None, description="RFC 9535 JSONPath query selecting the bound (give pointer or path).")
 
 
-class Input(Record):
+Format = Literal["hyperfine", "pytest-benchmark", "pyperf", "google-benchmark", "asv", "serving"]
+_FORMAT = "The tool that wrote the evidence, read in its own words (docs/formats.md): "
+_BENCHMARK = ("With format: the tool's name for the entry (hyperfine: the command; asv: name(params)); may be left "
+              "out when the file holds one.")
+_METRIC = ("With format: which of the tool's metrics (google-benchmark: real_time, cpu_time or a counter; serving: "
+           "ttft, tpot, itl, e2el, request_throughput, output_throughput; hyperfine: time, user, system).")
+
+
+class ToolWords(Record):
+    """A selection in a tool's own words: format:, benchmark:, metric: (with pointer: and path: left out)."""
+
+    format: Format | None = Field(None, description=_FORMAT + "hyperfine, pytest-benchmark, pyperf, "
+                                  "google-benchmark, asv or serving.")
+    benchmark: Text | None = Field(None, description=_BENCHMARK)
+    metric: Text | None = Field(None, description=_METRIC)
+
+    @model_validator(mode="after")
+    def _words_need_format(self) -> ToolWords:
+        for key in ("benchmark", "metric"):
+            if getattr(self, key) is not None and self.format is None:
+                raise PydanticCustomError("SC208", "{key}: names an entry in a tool's own words, and needs format: "
+                                          "(the tool that wrote the evidence)", {"key": key})
+        return self
+
+
+class Input(ToolWords):
     """One named measured number a derived result is computed from."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, json_schema_extra=_ONE_SELECTOR)
@@ -191,19 +217,22 @@ class Input(Record):
                                                 "pNN (a quantile: p90, p99.9), min or max.")
 
 
-class Result(Record):
+class Result(ToolWords):
     """Where the measured number comes from: a selection in one evidence file, or an expression over inputs."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, json_schema_extra={
         "oneOf": [{"required": ["evidence"]}, {"required": ["expr", "inputs"]}],
-        "if": {"required": ["evidence"]}, "then": _ONE_SELECTOR})
+        "allOf": [{"if": {"required": ["evidence"]}, "then": _ONE_SELECTOR},
+                  {"if": {"not": {"required": ["format"]}}, "then": {"required": ["unit"]}}]})
 
     evidence: Text | None = Field(None, description="Path of a JSON file under evidence/.")
     pointer: str | None = Field(None, description="RFC 6901 JSON pointer to a finite number, or to an array of "
                                                   "numbers (one per run). Give pointer or path.")
     path: Text | None = Field(None, description="RFC 9535 JSONPath query, for entries found by name, e.g. "
                                                 "$.benchmarks[?@.name == 'test_x'].stats.median. Give pointer or path.")
-    unit: Text = Field(description="Unit of the measured number, e.g. ms, s, MB/s, tok/s, x, %.")
+    unit: Text | None = Field(None, description="Unit of the measured number, e.g. ms, s, MB/s, tok/s, x, %. "
+                              "Required, except with format: where the tool states it (given, it must convert "
+                              "from the tool's).")
     stat: Stat | None = Field(None, description="For a set of runs: the statistic claimed, median (default), mean, "
                                                 "pNN (a quantile: p90, p99.9), min or max.")
     low: Bound | None = Field(None, description="The lower end of an interval the artifact reports itself.")
@@ -212,6 +241,16 @@ class Result(Record):
                                 "name, e.g. 0.99 (required with them).")
     expr: Text | None = Field(None, description="A derived value: + - * / and parentheses over the names in inputs.")
     inputs: dict[InputName, Input] | None = Field(None, description="The named measured numbers expr uses.")
+
+    @model_validator(mode="after")
+    def _unit_unless_the_tool_states_it(self) -> Result:
+        if self.unit is None and self.format is None:
+            raise PydanticCustomError("SC201", "result needs unit: (only a format: the tool states units for may "
+                                      "leave it out)")
+        if self.format is not None and (self.low is not None or self.high is not None):
+            raise PydanticCustomError("SC208", "low: and high: name an interval by pointer or path; with format: "
+                                      "the tool's runs give the interval")
+        return self
 
 
 class TraceLink(Record):

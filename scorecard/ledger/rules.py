@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date
 
-from ..measure import compare, reading as measure, units
+from ..measure import compare, reading as measure, toolread, units
 from ..measure.compare import months_between, oldest_evidence, source_age
 from ..measure.evidence import ArtifactStore, PointerError, resolve_pointer
 from ..core.findings import Finding, finding, kind_of
@@ -152,10 +152,14 @@ def _like_for_like(rec: DimensionRecord, m: Measurement, store: ArtifactStore) -
         spec = result if src.name is None else (result.inputs or {})[src.name]
         where = ("result",) if src.name is None else ("result", "inputs", src.name)
         loc = where + (("stat",) if spec.stat is not None else (src.kind,))
-        runs_stat = src.summary.stat if src.summary is not None else None
+        runs_stat = src.summary.stat if src.summary is not None else src.stat  # a tool's own statistic
         place = src.places[0] if src.places else ()
         values.append((runs_stat, src.selector, store.get(src.evidence).data, place, loc))
-    return like.check(values, rec.model.sota.stat, rec.model.status)
+    problem = like.check(values, rec.model.sota.stat, rec.model.status)
+    if problem is None or len(values) != 1 or m.sources[0].kind == "format":
+        return problem
+    _, _, data, place, _ = values[0]
+    return replace(problem, hint=toolread.with_short_form(data, place, problem.hint))
 
 
 def _check_display_unit(rec: DimensionRecord, findings: list[Finding]) -> None:

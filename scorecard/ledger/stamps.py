@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..measure import compare, reading as measure
-from ..measure.evidence import Artifact, PointerError, cited_value
+from ..measure.evidence import Artifact, PointerError
+from ..measure.toolread import cited_value
 from .model import Dimension
 from ..core.statuses import MEASURED
 from ..core.paths import PathProblem, is_url, normalise

@@ -89,7 +89,7 @@ def check_inputs(result, used: list[str], problems: list[Problem]) -> None:
                          f"one of the inputs ({', '.join(sorted(result.inputs))})",
                          f"add {name}: under inputs:, or fix the name in expr:")
     for name in used:
-        if result.inputs[name].unit is None:
+        if result.inputs[name].unit is None and getattr(result.inputs[name], "format", None) is None:
             raise refuse("SC318", loc + ("inputs", name), f"input '{name}' states no unit",
                          "add unit: to the input (the artifact's unit, or x for a plain ratio): units do a formula's "
                          "scaling, so each input's must be known")

@@ -19,67 +19,12 @@ from . import stats, units
 from .evidence import Artifact, escape_token
 from ..core.findings import RULES
 from ..core.paths import PathProblem
+from . import toolread
+from .measured import Measurement, Source
 from .selection import Loc, Problem, refuse, Refused, check_stated_unit, numbers
 
 GetArtifact = Callable[[str], Artifact]
 __all__ = ["Loc", "Measurement", "Problem", "Reading", "Source", "read", "unit_problem"]
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """One selection read from an artifact: where, what it selected, and the number it gave."""
-
-    evidence: str
-    selector: str  # the pointer or the JSONPath query, as written
-    kind: str  # "pointer" or "path"
-    value: float  # the number, or the statistic of the runs
-    unit: str | None
-    meta: dict
-    name: str | None = None  # the input's name, for a derived value
-    summary: stats.Summary | None = None  # for runs
-    at: str = ""  # the JSON pointer of the (first) value selected, where a link to the artifact points
-    places: tuple[tuple[str | int, ...], ...] = ()  # where every selected value sits (two inputs there are one)
-
-    @property
-    def cited(self) -> str:
-        """The selection as one text: file#/pointer or file#$.query."""
-        return f"{self.evidence}#{self.selector}"
-
-
-@dataclass(frozen=True, slots=True)
-class Measurement:
-    """The claimed number in the result's unit, with its uncertainty and provenance."""
-
-    value: float
-    unit: str
-    sources: tuple[Source, ...]
-    summary: stats.Summary | None = None  # when the value is the statistic of several runs
-    low: float | None = None  # an interval: the statistic's confidence interval, or the artifact's own
-    high: float | None = None
-    interval_from: str = ""  # "ci" (computed), "artifact" (named by low/high), or ""
-    expr: str | None = None
-    level: float | None = None  # the confidence the interval was taken at (computed) or is stated at (artifact)
-    needs_low: int | None = None  # where a computed interval has no low (high) end: the runs that end needs
-    needs_high: int | None = None
-
-    @property
-    def n(self) -> int:
-        """How many runs the value summarises (1 for a single number)."""
-        return self.summary.n if self.summary else 1
-
-    @property
-    def coverage(self) -> float | None:
-        """The confidence level of a computed interval."""
-        return self.summary.coverage if self.summary and self.interval_from == "ci" else None
-
-    @property
-    def missing_end(self) -> tuple[str, int] | None:
-        """Where an end of a computed interval does not exist: ('low' or 'high', runs it needs); the low end first."""
-        if self.interval_from != "ci":
-            return None
-        if self.needs_low is not None:
-            return "low", self.needs_low
-        return ("high", self.needs_high) if self.needs_high is not None else None
 
 
 @dataclass(slots=True)
@@ -128,8 +73,14 @@ def _selector(spec, loc: Loc) -> tuple[str, str, Loc]:
 def _source(spec, get: GetArtifact, loc: Loc, evidence: str, name: str | None = None,
             unit: str | None = None, alpha: Fraction = stats.ALPHA) -> Source:
     art = _artifact(evidence, get, loc + ("evidence",))
+    if getattr(spec, "format", None) is not None:
+        return toolread.source(spec, art, get, loc, name, unit, alpha)
     kind, selector, sel_loc = _selector(spec, loc)
-    values, runs, where = numbers(art, kind, selector, sel_loc)
+    try:
+        values, runs, where = numbers(art, kind, selector, sel_loc)
+    except Refused as exc:
+        raise toolread.told(exc, art, kind, selector) from None
+    toolread.check_recognised(art, where, unit, loc, selector, sel_loc)
     check_stated_unit(art, where, unit, loc, selector)
     summary = stats.summarise(values, getattr(spec, "stat", None) or "median", alpha) if runs else None
     if summary is not None and not all(math.isfinite(v) for v in (summary.value, summary.low or 0, summary.high or 0)):
@@ -149,7 +100,9 @@ def selections(result) -> list[tuple[str, str, str]]:
 
 
 def _kind(spec) -> tuple[str, str] | None:
-    """(kind, selector) of a mapping's pointer: or path: (pointer first), or None when it has neither."""
+    """(kind, selector) of a mapping's format:, pointer: or path: (in that order), or None when it has none."""
+    if getattr(spec, "format", None) is not None:
+        return "format", toolread.selector(spec)
     if spec.pointer is not None:
         return "pointer", spec.pointer
     return ("path", spec.path) if spec.path is not None else None
@@ -157,7 +110,7 @@ def _kind(spec) -> tuple[str, str] | None:
 
 def described(result) -> dict[str, str]:
     """The parts of a result, beside its values, that change what it claims (for the review fingerprint)."""
-    out = {"result.unit": result.unit.strip()}
+    out = {"result.unit": result.unit.strip()} if result.unit is not None else {}
     if result.stat is not None:
         out["result.stat"] = result.stat
     if result.expr is not None:
@@ -188,6 +141,7 @@ def read(result, get: GetArtifact) -> Reading:
             else _selected(result, get)
     except Refused as exc:
         out.problems.append(exc.problem)
+    out.problems += [src.warning for src in (out.measurement.sources if out.measurement else ()) if src.warning]
     for where, unit in _units(result):
         problem = unit_problem(where, unit, "the bar's")
         if problem is not None:
@@ -211,7 +165,7 @@ def unit_problem(where: Loc, unit: str, other: str) -> Problem | None:
 
 
 def _units(result) -> list[tuple[Loc, str]]:
-    found: list[tuple[Loc, str]] = [(("result", "unit"), result.unit)]
+    found: list[tuple[Loc, str]] = [(("result", "unit"), result.unit)] if result.unit is not None else []
     for name, spec in sorted((result.inputs or {}).items()):
         if spec.unit is not None:
             found.append((("result", "inputs", name, "unit"), spec.unit))
@@ -238,9 +192,9 @@ def _selected(result, get: GetArtifact) -> Measurement:
             raise refuse("SC320", loc + ("level",), "level: states the confidence of an interval the artifact "
                          "reports, but there is no low: and high:", "remove level:, or add low: and high:")
         if src.summary is None:
-            return Measurement(src.value, result.unit, (src,))
+            return Measurement(src.value, src.unit or result.unit, (src,))
         s = src.summary
-        return Measurement(s.value, result.unit, (src,), s, s.low, s.high, "ci" if s.has_interval else "",
+        return Measurement(s.value, src.unit or result.unit, (src,), s, s.low, s.high, "ci" if s.has_interval else "",
                            level=s.level, needs_low=s.needs_low, needs_high=s.needs_high)
     return _with_interval(result, get, src)
 

@@ -70,16 +70,30 @@ def measured_data(m) -> dict:
     s = mm.summary
     first = mm.sources[0]
     out = {"value": mm.value, "unit": mm.unit, "evidence": None if mm.expr else first.evidence,
-           "pointer": first.selector if not mm.expr and first.kind == "pointer" else None,
+           "pointer": _pointer(first) if not mm.expr else None,
+           "tool": _tool(first),
            "path": first.selector if not mm.expr and first.kind == "path" else None,
            "meta": first.meta, "simulated": m.simulated, "sample": m.sample,
            "n": mm.n, "stat": s.stat if s else None, "low": mm.low, "high": mm.high,
            "interval": mm.interval_from or None, "coverage": mm.coverage, "level": mm.level, "expr": mm.expr}
     if mm.expr:
         out["inputs"] = {src.name: {"value": src.value, "unit": src.unit, "evidence": src.evidence,
-                                    src.kind: src.selector,
+                                    **({"pointer": src.at, "tool": _tool(src)} if src.kind == "format"
+                                       else {src.kind: src.selector}),
                                     "n": src.summary.n if src.summary else 1, "meta": src.meta} for src in mm.sources}
     return out
+
+
+def _pointer(src) -> str | None:
+    """The pointer typed, or for a format: selection the pointer of what it read (the runs' array, or the value)."""
+    return src.selector if src.kind == "pointer" else src.at if src.kind == "format" else None
+
+
+def _tool(src) -> dict | None:
+    """A format: selection as the export shows it: the tool, and the statistic it computed where it stands alone."""
+    if src.tool is None:
+        return None
+    return {"format": src.tool, "read": src.selector, "stat": src.stat, "alone": src.alone or None}
 
 
 def category_data(cat: ResolvedCategory) -> dict:
@@ -129,7 +143,7 @@ def csv_row(cat_slug: str, d: ResolvedDimension) -> list[str]:
             _csv_text(sota.unit), sota.better or "", _csv_number(c.ratio if c else None),
             _csv_number(c.margin if c else None), _csv_text(sota.source), sota.date, sota.checked or "",
             _csv_text(first.evidence if first else None),
-            _csv_text(first.selector if first and first.kind == "pointer" else None),
+            _csv_text(_pointer(first) if first else None),
             _csv_text(first.selector if first and first.kind == "path" else None),
             _csv_text(meta.get("commit") if isinstance(meta.get("commit"), str) else None),
             d.evidence_date.isoformat() if d.evidence_date else "", f"{cat_slug}/index.html#{d.id}"]

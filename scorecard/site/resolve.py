@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from ..ledger.records import CategoryRecord, DimensionRecord, Ledger
 from ..measure import reading as measure
-from ..measure.evidence import ArtifactStore, JsonValue, located, resolve_pointer
+from ..measure.evidence import ArtifactStore, JsonValue, resolve_pointer
+from ..measure.toolread import located
 from ..measure.compare import Comparison, compare, months_between, not_compared, oldest_evidence, source_age
 from ..measure.reading import Measurement, Source
 from ..ledger.model import Settings

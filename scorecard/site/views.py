@@ -98,6 +98,9 @@ def measured_detail(d: ResolvedDimension) -> str:
     if m.interval_from == "artifact" and interval:
         level = f"{fmt_percent(m.level)} " if m.level else ""
         return f"{level}interval {interval} reported by the artifact"
+    if s is None and not m.expr and m.sources and m.sources[0].alone:  # a tool's own value, its runs not in the file
+        src = m.sources[0]
+        return (f"the tool's {src.stat}; " if src.stat else "") + src.alone
     if s is None:  # a formula: its interval through its inputs' intervals, where they have one
         if m.interval_from == "ci" and interval:
             return f"{fmt_percent(m.level or 0.95)} CI {interval}, through the inputs' intervals"

@@ -1,0 +1,70 @@
+"""What a result measures: its number in the result's unit, the interval the verdict uses, and where every
+number came from (a Source per selection read)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import stats
+from .selection import Problem
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One selection read from an artifact: where, what it selected, and the number it gave."""
+
+    evidence: str
+    selector: str  # the pointer or the JSONPath query, as written
+    kind: str  # "pointer" or "path"
+    value: float  # the number, or the statistic of the runs
+    unit: str | None
+    meta: dict
+    name: str | None = None  # the input's name, for a derived value
+    summary: stats.Summary | None = None  # for runs
+    at: str = ""  # the JSON pointer of the (first) value selected, where a link to the artifact points
+    places: tuple[tuple[str | int, ...], ...] = ()  # where every selected value sits (two inputs there are one)
+    tool: str | None = None  # the format: it was read by (hyperfine, pytest-benchmark, ...)
+    stat: str | None = None  # a single value's statistic as the tool computed it (median, p99)
+    alone: str = ""  # why a tool's value stands without its runs, for the page
+    warning: Problem | None = None  # what the reader should know of how it was read (SC324)
+
+    @property
+    def cited(self) -> str:
+        """The selection as one text: file#/pointer or file#$.query."""
+        return f"{self.evidence}#{self.selector}"
+
+
+@dataclass(frozen=True, slots=True)
+class Measurement:
+    """The claimed number in the result's unit, with its uncertainty and provenance."""
+
+    value: float
+    unit: str
+    sources: tuple[Source, ...]
+    summary: stats.Summary | None = None  # when the value is the statistic of several runs
+    low: float | None = None  # an interval: the statistic's confidence interval, or the artifact's own
+    high: float | None = None
+    interval_from: str = ""  # "ci" (computed), "artifact" (named by low/high), or ""
+    expr: str | None = None
+    level: float | None = None  # the confidence the interval was taken at (computed) or is stated at (artifact)
+    needs_low: int | None = None  # where a computed interval has no low (high) end: the runs that end needs
+    needs_high: int | None = None
+
+    @property
+    def n(self) -> int:
+        """How many runs the value summarises (1 for a single number)."""
+        return self.summary.n if self.summary else 1
+
+    @property
+    def coverage(self) -> float | None:
+        """The confidence level of a computed interval."""
+        return self.summary.coverage if self.summary and self.interval_from == "ci" else None
+
+    @property
+    def missing_end(self) -> tuple[str, int] | None:
+        """Where an end of a computed interval does not exist: ('low' or 'high', runs it needs); the low end first."""
+        if self.interval_from != "ci":
+            return None
+        if self.needs_low is not None:
+            return "low", self.needs_low
+        return ("high", self.needs_high) if self.needs_high is not None else None

@@ -1,0 +1,180 @@
+"""Reading by a tool's own words (`format:`, `benchmark:`, `metric:`, `stat:`), and a pointer or path into a file
+a tool's signature recognises, judged by the same semantics: its failed runs, its units, its short form.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from fractions import Fraction
+
+from . import stats, tools, units
+from .evidence import Artifact, JsonValue, escape_token
+from .measured import Source
+from .selection import Loc, Problem, Refused, Where, refuse, value_at
+
+GetArtifact = Callable[[str], Artifact]
+
+
+def selector(spec) -> str:
+    """A format selection as one text, for fingerprints, diffs and citations (parsed back by places())."""
+    return json.dumps({"format": spec.format, "benchmark": spec.benchmark, "metric": spec.metric,
+                       "stat": spec.stat or "median"}, sort_keys=True, ensure_ascii=False)
+
+
+def described(spec) -> str:
+    """A format selection in words, for messages: pytest-benchmark 'test_dumps' (time)."""
+    parts = [spec.format] + ([repr(spec.benchmark)] if spec.benchmark is not None else [])
+    return " ".join(parts) + (f" ({spec.metric})" if spec.metric is not None else "")
+
+
+def entry_words(spec) -> str:
+    """Which entry of the tool's output a format selection reads, in words: benchmark 'x', metric y."""
+    parts = ([f"benchmark {spec.benchmark!r}"] if spec.benchmark is not None else []) + \
+        ([f"metric {spec.metric}"] if spec.metric is not None else [])
+    return ", ".join(parts) or "its only benchmark"
+
+
+def places(data: JsonValue, text: str) -> list[Where]:
+    """Where the values a format selection (as selector() wrote it) sit; [] when it no longer reads."""
+    spec = json.loads(text)
+    req = tools.Request(spec["benchmark"], spec["metric"], spec["stat"], (), "", lambda _rel: None)
+    try:
+        return list(tools.pick(spec["format"], data, req).where)
+    except Refused:
+        return []
+
+
+def _sibling(get: GetArtifact) -> tools.Sibling:
+    def read(rel: str) -> JsonValue | None:
+        try:
+            art = get(rel)
+        except Exception:  # noqa: BLE001  # a path the ledger cannot read is no unit: the typed one stands
+            return None
+        return None if art.error else art.data
+    return read
+
+
+def source(spec, art: Artifact, get: GetArtifact, loc: Loc, name: str | None, unit: str | None,
+           alpha: Fraction) -> Source:
+    """The selection a format names, its runs summarised (or the tool's statistic), in the typed unit or the
+    tool's."""
+    for key in ("pointer", "path"):
+        if getattr(spec, key) is not None:
+            raise refuse("SC208", loc + (key,), f"format: {spec.format} selects by the tool's own words; {key}: "
+                         "cannot be given beside it", f"remove {key}:, and name the entry with benchmark: (and "
+                         "metric: where the tool writes several)")
+    req = tools.Request(spec.benchmark, spec.metric, spec.stat or "median", loc, art.rel, _sibling(get))
+    picked = tools.pick(spec.format, art.data, req)
+    values = [float(value_at(art.data, where)) for where in picked.where]  # type: ignore[arg-type]  # numbers
+    shown, values = _in_unit(spec, picked, values, unit, loc, art.rel)
+    summary = stats.summarise(values, spec.stat or "median", alpha) if picked.runs else None
+    if summary is not None and not all(math.isfinite(v) for v in (summary.value, summary.low or 0,
+                                                                  summary.high or 0)):
+        raise refuse("SC308", loc + ("format",), f"{described(spec)} in {art.rel}: runs too large to summarise",
+                     "record the runs in a unit that keeps them below 1e300")
+    meta = art.meta if isinstance(art.meta, dict) else {}
+    at = "".join("/" + escape_token(str(part)) for part in picked.where[0])
+    if picked.runs and len({where[:-1] for where in picked.where}) == 1:
+        at = at.rsplit("/", 1)[0]  # the one array the runs are in (else the first run: they are spread over entries)
+    warning = Problem("SC324", loc + ("format",), f"{described(spec)} in {art.rel}: {picked.alone}",
+                      "rerun the benchmark until every request succeeds to judge the claim with its runs' interval") \
+        if picked.warn else None
+    return Source(art.rel, entry_words(spec), "format", summary.value if summary else values[0], shown, meta, name,
+                  summary, at, picked.where, spec.format, picked.stat, picked.alone, warning)
+
+
+def _in_unit(spec, picked: tools.Picked, values: list[float], unit: str | None, loc: Loc,
+             rel: str) -> tuple[str, list[float]]:
+    """The unit shown (typed, else the tool's) and the values converted to it from the tool's."""
+    if unit is None:
+        if picked.unit is None:
+            raise refuse("SC511", loc + ("format",), f"{described(spec)} in {rel}: {picked.unit_from}, and no "
+                         "unit: is given", "add unit: with the unit the tool measured it in")
+        return picked.unit, values
+    if picked.unit is None:
+        return unit, values
+    typed, tool = units.with_count_words(unit), units.with_count_words(picked.unit)
+    if typed.problem is not None or not typed.comparable(tool):
+        raise refuse("SC511", loc + ("unit",), f"unit '{unit.strip()}' does not convert from the tool's: "
+                     f"{described(spec)} in {rel} is in {picked.unit} ({picked.unit_from})",
+                     f"write unit: {picked.unit}, a unit it converts to, or leave unit: out")
+    if typed.factor == tool.factor:
+        return unit, values
+    scale = Fraction(repr(tool.factor)) / Fraction(repr(typed.factor))
+    return unit, [float(Fraction(repr(v)) * scale) for v in values]
+
+
+def check_recognised(art: Artifact, where: list[Where], unit: str | None, loc: Loc, selector_text: str,
+                     sel_loc: Loc) -> None:
+    """A pointer or path into a file a tool's signature recognises: no failed run or warm-up read as a
+    measurement (SC323), and the typed unit is the tool's (SC511)."""
+    fmt = tools.recognise(art.data)
+    if fmt is None:
+        return
+    for place in where:
+        failed = tools.failed_at(art.data, place, fmt)
+        if failed is not None:
+            raise refuse("SC323", sel_loc, f"'{selector_text}' in {art.rel}: {failed}", with_short_form(
+                art.data, place, "select what the tool measured of the successful runs"))
+        stated = tools.stated_unit(art.data, place, fmt)
+        if stated is None:
+            continue
+        text, how = stated
+        if unit is None or not units.same(units.with_count_words(unit), units.with_count_words(text)):
+            said = f"unit '{unit.strip()}' contradicts the tool" if unit is not None else "no unit: is given"
+            raise refuse("SC511", loc + (("unit",) if unit is not None else ()), f"{said}: '{selector_text}' in "
+                         f"{art.rel} is in {text} ({how})", with_short_form(art.data, place, f"write unit: {text}"))
+
+
+def with_short_form(data: JsonValue, place: Where, hint: str) -> str:
+    """A hint, and the format: form that reads the same entry where a tool's signature recognises the file."""
+    form = tools.short_form(data, place)
+    return f"{hint}; or read it in the tool's own words: {form}" if form else hint
+
+
+def told(exc: Refused, art: Artifact, kind: str, selector_text: str) -> Refused:
+    """A refusal of a pointer or path into a recognised file, its hint naming the tool's own form."""
+    fmt = tools.recognise(art.data) if exc.problem.code in ("SC319", "SC307", "SC312", "SC308") else None
+    if fmt is None:
+        return exc
+    place = _first_place(art.data, kind, selector_text)
+    problem = exc.problem
+    failed = tools.failed_at(art.data, place, fmt) if place else None
+    if failed is not None:  # a warm-up or a failed run picked out: that is what is wrong with it
+        return refuse("SC323", problem.loc, f"'{selector_text}' in {art.rel}: {failed}",
+                      with_short_form(art.data, place, "select what the tool measured"))
+    form = tools.short_form(art.data, place) or f"format: {fmt.NAME}, benchmark: <its name>"
+    return Refused(type(problem)(problem.code, problem.loc, problem.message,
+                                 f"{problem.hint}; or read it in the tool's own words: {form}"))
+
+
+def _first_place(data: JsonValue, kind: str, selector_text: str) -> Where:
+    from .evidence import PointerError, located, parse_pointer
+    from .jsonquery import QueryError
+
+    try:
+        found = located(data, kind, selector_text)
+        tokens = parse_pointer(found[0]) if found else []
+    except (PointerError, QueryError, ValueError, RecursionError):
+        return ()
+    return tuple(int(t) if t.isdigit() else t for t in tokens)
+
+
+def located(data: JsonValue, kind: str, selector_text: str) -> list[str]:
+    """The JSON pointers of the values a selection names: a format's (by the tool's words), a pointer's or a path's."""
+    from . import evidence
+
+    if kind != "format":
+        return evidence.located(data, kind, selector_text)
+    return ["".join("/" + escape_token(str(part)) for part in where) for where in places(data, selector_text)]
+
+
+def cited_value(data: JsonValue, kind: str, selector_text: str) -> JsonValue:
+    """What a selection cites, for fingerprints: the value, or the list of values a query or a format selects."""
+    from . import evidence
+
+    if kind != "format":
+        return evidence.cited_value(data, kind, selector_text)
+    return [value_at(data, where) for where in places(data, selector_text)]

@@ -1,0 +1,65 @@
+"""The benchmark tools' own output formats, read as each tool defines them.
+
+One module per tool knows, from the tool's documentation and source, where its runs are, the unit of every
+metric, which numbers are statistics it computed and which are spreads, what marks a failed run, and the keys
+its writer always emits (its signature). `format:` in a selection reads an entry by the tool's own words; a file
+carrying a whole signature is recognised, and a pointer or path into it is judged by the same semantics.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from types import ModuleType
+
+
+from ..selection import Where
+from . import asv, google_benchmark, hyperfine, pyperf, pytest_benchmark, serving
+from .base import Picked, Request, Sibling
+
+FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (hyperfine, pytest_benchmark, pyperf, google_benchmark, asv,
+                                                      serving)}
+NAMES = tuple(FORMATS)
+
+__all__ = ["FORMATS", "NAMES", "Picked", "Request", "Sibling", "pick", "recognise", "stated_unit", "failed_at",
+           "short_form"]
+
+
+def pick(name: str, data: Any, req: Request) -> Picked:
+    """The runs (or the tool's own statistic) a format selection names; refused with what is wrong."""
+    fmt = FORMATS[name]
+    if not fmt.recognise(data):
+        other = recognise(data)
+        said = f"; it looks like {other.NAME} output" if other is not None else ""
+        raise req.refuse(f"not {name} output (it lacks the keys {name} always writes{said})",
+                         f"write format: {other.NAME}" if other is not None else
+                         "check the file is the tool's unmodified output (docs/formats.md lists each format's keys)")
+    return fmt.pick(data, req)
+
+
+def recognise(data: Any) -> ModuleType | None:
+    """The format whose whole signature the file carries, or None."""
+    return next((fmt for fmt in FORMATS.values() if fmt.recognise(data)), None)
+
+
+def stated_unit(data: Any, where: Where, fmt: ModuleType | None = None) -> tuple[str, str] | None:
+    """(unit, how it is known) where a recognised tool defines the unit of the value at where."""
+    fmt = fmt or recognise(data)
+    return fmt.unit_at(data, where) if fmt is not None else None
+
+
+def failed_at(data: Any, where: Where, fmt: ModuleType | None = None) -> str | None:
+    """Why the value at where is not a measurement (a failed run or request, a warm-up), or None."""
+    fmt = fmt or recognise(data)
+    return fmt.failures(data, where) if fmt is not None else None
+
+
+def short_form(data: Any, where: Where) -> str | None:
+    """The format: form that reads the entry a pointer or path names, in a recognised file."""
+    fmt = recognise(data)
+    if fmt is None or not where:
+        return None
+    try:
+        return fmt.hint(data, where)
+    except (KeyError, IndexError, TypeError):
+        return None

@@ -1,0 +1,109 @@
+"""asv's result files (asv/results.py, format version 2) and the `benchmarks.json` beside them.
+
+`results` maps each benchmark to a row of the columns `result_columns` names: `result` (one number per
+parameter combination, the median of its samples; null where it failed), `params` (the parameters' values as
+written, combined in order), `stats_ci_99_a`/`stats_ci_99_b` (the median's 99 % interval), `stats_q_25`/
+`stats_q_75` (quartiles: spreads), and `samples` (each combination's runs, with `--record-samples`). The unit of
+a benchmark is in `benchmarks.json` at the top of asv's results folder (`seconds`, `bytes`, or a track_
+benchmark's own); where the evidence keeps that layout it is read from there, else the typed unit stands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import itertools
+import posixpath
+
+from ..evidence import is_number
+from ..selection import Where
+from .base import Picked, Request, entry, has_keys, numbers_at, run_places
+
+NAME = "asv"
+SIGNATURE = ("commit_hash", "env_name", "date", "params", "python", "requirements", "result_columns", "results",
+             "version")
+UNITS = {"seconds": "s", "bytes": "B"}
+_SPREADS = ("stats_q_25", "stats_q_75")
+
+
+def recognise(data: Any) -> bool:
+    """asv's top-level keys, and a row of columns per benchmark."""
+    return has_keys(data, SIGNATURE) and isinstance(data["results"], dict) and \
+        isinstance(data["result_columns"], list) and "result" in data["result_columns"]
+
+
+def _column(data: dict, name: str) -> int | None:
+    columns = data["result_columns"]
+    return columns.index(name) if name in columns else None
+
+
+def _combinations(data: dict, bench: str) -> list[tuple[str, ...]]:
+    row = data["results"][bench]
+    at = _column(data, "params")
+    params = row[at] if isinstance(row, list) and at is not None and at < len(row) else None
+    if not params:
+        return [()]
+    return list(itertools.product(*[[str(v) for v in values] for values in params]))
+
+
+def names(data: Any) -> list[tuple[str, Where]]:
+    """Each benchmark, and each parameter combination as asv shows it: name(10, 'a')."""
+    assert isinstance(data, dict)
+    out: list[tuple[str, Where]] = []
+    for bench in sorted(data["results"]):
+        combos = _combinations(data, bench)
+        for i, combo in enumerate(combos):
+            out.append((f"{bench}({', '.join(combo)})" if combo else bench, ("results", bench, i)))
+    return out
+
+
+def pick(data: Any, req: Request) -> Picked:
+    assert isinstance(data, dict)
+    _, bench, at = entry(names(data), req, NAME)
+    combo = int(at)
+    if req.metric is not None:
+        raise req.refuse("asv records one metric per benchmark", "remove metric:", key="metric")
+    unit, unit_from = _unit(data, str(bench), req)
+    samples, result = _column(data, "samples"), _column(data, "result")
+    assert result is not None  # recognised
+    if samples is not None and numbers_at(data, ("results", bench, samples, combo)) is not None:
+        return Picked(run_places(data, ("results", bench, samples, combo)), True, unit, unit_from)
+    place = ("results", bench, result, combo)
+    found = data["results"][bench]
+    value = found[result][combo] if isinstance(found, list) and result < len(found) and \
+        isinstance(found[result], list) and combo < len(found[result]) else None
+    if not is_number(value):
+        raise req.refuse(f"asv recorded no result for {req.benchmark or bench!r} (it failed, or was skipped)",
+                         "fix the benchmark and run asv again", key="benchmark", code="SC323")
+    if req.stat != "median":
+        raise req.refuse(f"the file holds no samples (run asv with --record-samples), and asv's result is the "
+                         f"median, not the {req.stat}", "write stat: median, or record the samples", key="stat")
+    return Picked((place,), False, unit, unit_from, "median",
+                  "the file holds no samples (run without --record-samples)")
+
+
+def _unit(data: dict, bench: str, req: Request) -> tuple[str | None, str]:
+    described = req.sibling(posixpath.join(posixpath.dirname(posixpath.dirname(req.rel)), "benchmarks.json"))
+    info = described.get(bench) if isinstance(described, dict) else None
+    stated = info.get("unit") if isinstance(info, dict) else None
+    if not isinstance(stated, str):
+        return None, "no benchmarks.json beside the results folder states its unit"
+    return UNITS.get(stated, "{" + stated + "}" if stated.isidentifier() else stated), \
+        f"benchmarks.json gives its unit as {stated!r}"
+
+
+def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
+    return None  # the unit is in benchmarks.json, another file: a pointer or path keeps the typed unit
+
+
+def failures(data: Any, where: Where) -> str | None:
+    """The quartiles are spreads: a pointer into them is not a claim value."""
+    if len(where) >= 3 and where[0] == "results" and isinstance(data, dict):
+        for name in _SPREADS:
+            if _column(data, name) == where[2]:
+                return f"the column {name} is a quartile (a spread), not a measurement"
+    return None
+
+
+def hint(data: Any, where: Where) -> str:
+    return f"format: asv, benchmark: {where[1]!r}, stat: median"

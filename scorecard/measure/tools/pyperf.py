@@ -1,0 +1,80 @@
+"""pyperf's JSON (pyperf/_bench.py, doc/api.rst "JSON format").
+
+`benchmarks` holds one entry per benchmark, its `metadata` (`name`, `unit`: second, byte or integer), or the
+file's common `metadata` where every benchmark shares them; `runs` holds one entry per worker process: `warmups`
+(`[loops, value]` pairs, not measurements), `values` (per loop, in the benchmark's unit), and calibration runs
+that hold warm-ups only. The runs are every value of every run; pyperf's mean and median are theirs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..evidence import is_number
+from ..selection import Where
+from .base import Picked, Request, entry, has_keys
+
+NAME = "pyperf"
+UNITS = {"second": "s", "byte": "B"}
+
+
+def recognise(data: Any) -> bool:
+    """pyperf's `version` string and `benchmarks`, each with its list of runs."""
+    return has_keys(data, ("version", "benchmarks")) and isinstance(data["version"], str) and \
+        isinstance(data["benchmarks"], list) and bool(data["benchmarks"]) and \
+        all(has_keys(b, ("runs",)) and isinstance(b["runs"], list) for b in data["benchmarks"])
+
+
+def _metadata(data: dict, index: int, key: str) -> object:
+    own = data["benchmarks"][index].get("metadata")
+    if isinstance(own, dict) and key in own:
+        return own[key]
+    common = data.get("metadata")
+    return common.get(key) if isinstance(common, dict) else None
+
+
+def names(data: Any) -> list[tuple[str, Where]]:
+    assert isinstance(data, dict)
+    return [(str(_metadata(data, i, "name")), ("benchmarks", i)) for i in range(len(data["benchmarks"]))]
+
+
+def pick(data: Any, req: Request) -> Picked:
+    at = entry(names(data), req, NAME)
+    if req.metric is not None:
+        raise req.refuse("pyperf records one metric per benchmark (its unit is in its metadata)",
+                         "remove metric:", key="metric")
+    assert isinstance(data, dict)
+    places = tuple(("benchmarks", at[1], "runs", r, "values", k)
+                   for r, run in enumerate(data["benchmarks"][at[1]]["runs"]) if isinstance(run, dict)
+                   for k, v in enumerate(run.get("values") or []) if is_number(v))
+    if not places:
+        raise req.refuse(f"benchmark {req.benchmark!r} holds no values (only warm-ups or calibration runs)",
+                         "run pyperf without --calibrate-loops, or with more values", key="benchmark")
+    unit, unit_from = _unit(data, int(at[1]))
+    return Picked(places, True, unit, unit_from)
+
+
+def _unit(data: dict, index: int) -> tuple[str | None, str]:
+    stated = _metadata(data, index, "unit")
+    text = "second" if stated is None else str(stated)  # pyperf's default unit
+    return UNITS.get(text), f"its metadata unit is {text!r}"
+
+
+def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
+    """The benchmark's unit for a value or warm-up inside its runs."""
+    if len(where) >= 5 and where[0] == "benchmarks" and where[2] == "runs" and where[4] in ("values", "warmups"):
+        unit, how = _unit(data, int(where[1]))
+        return (unit, how) if unit else None
+    return None
+
+
+def failures(data: Any, where: Where) -> str | None:
+    """Warm-ups are not runs: a selection inside them reads values pyperf throws away."""
+    if len(where) >= 5 and where[0] == "benchmarks" and where[2] == "runs" and where[4] == "warmups":
+        return "the warm-ups are not measurements (pyperf leaves them out of every statistic)"
+    return None
+
+
+def hint(data: Any, where: Where) -> str:
+    name = _metadata(data, int(where[1]), "name") if len(where) > 1 else "..."
+    return f"format: pyperf, benchmark: {name!r}, stat: median"

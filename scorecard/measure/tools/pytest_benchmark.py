@@ -1,0 +1,62 @@
+"""pytest-benchmark's `--benchmark-json` output (pytest_benchmark/stats.py, session.py).
+
+`benchmarks` holds one entry per test (`name`, `fullname` with the file, `params`), its `stats` in seconds per
+iteration: `min`, `max`, `mean`, `median` are statistics of the rounds, `stddev`, `iqr`, `q1`, `q3`, `ld15iqr`,
+`hd15iqr` spreads, `rounds` and `iterations` counts, `ops` the operations per second (1 / mean). The rounds
+themselves are in `stats.data` only when the run was given `--benchmark-save-data`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..selection import Where
+from .base import Picked, Request, entry, has_keys, metric, numbers_at, run_places, statistic
+
+NAME = "pytest-benchmark"
+SIGNATURE = ("machine_info", "commit_info", "benchmarks", "datetime", "version")
+ENTRY = ("name", "fullname", "stats")
+TIME_KEYS = ("min", "max", "mean", "stddev", "median", "iqr", "q1", "q3", "ld15iqr", "hd15iqr", "total", "data")
+_FROM = "pytest-benchmark writes times in seconds"
+
+
+def recognise(data: Any) -> bool:
+    """pytest-benchmark's top-level keys, and every benchmark with a name and stats."""
+    return has_keys(data, SIGNATURE) and isinstance(data["benchmarks"], list) and \
+        all(has_keys(e, ENTRY) and isinstance(e["stats"], dict) for e in data["benchmarks"])
+
+
+def names(data: Any, full: bool = False) -> list[tuple[str, Where]]:
+    """Each benchmark by its name, or by its fullname (bench/test_a.py::test_x), which two files cannot share."""
+    assert isinstance(data, dict)
+    return [(str(e["fullname" if full else "name"]), ("benchmarks", i)) for i, e in enumerate(data["benchmarks"])]
+
+
+def pick(data: Any, req: Request) -> Picked:
+    at = entry(names(data, full=req.benchmark is not None and "::" in req.benchmark), req, NAME)
+    metric(req, ["time"], NAME, "time")
+    stats = (*at, "stats")
+    if numbers_at(data, (*stats, "data")) is not None:
+        return Picked(run_places(data, (*stats, "data")), True, "s", _FROM)
+    fields = {s: (*stats, s) for s in ("min", "max", "mean", "median")}
+    return statistic(req, fields, data, "s", _FROM,
+                     "the file holds no rounds (saved without --benchmark-save-data)")
+
+
+def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
+    """The unit pytest-benchmark defines for the value at where."""
+    if len(where) >= 4 and where[0] == "benchmarks" and where[2] == "stats":
+        if where[3] in TIME_KEYS:
+            return "s", _FROM
+        if where[3] == "ops":
+            return "1/s", "pytest-benchmark's ops is per second"
+    return None
+
+
+def failures(data: Any, where: Where) -> str | None:
+    return None
+
+
+def hint(data: Any, where: Where) -> str:
+    name = data["benchmarks"][where[1]]["name"] if len(where) > 1 else "..."
+    return f"format: pytest-benchmark, benchmark: {name!r}, stat: median"

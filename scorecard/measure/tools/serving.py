@@ -1,0 +1,126 @@
+"""The LLM serving benchmarks' result files: vLLM's `vllm bench serve --save-result` (vllm/benchmarks/serve.py)
+and SGLang's `python -m sglang.bench_serving --output-file` (sglang/benchmark/serving.py), one run per file.
+
+Per request (vLLM with `--save-detailed`, SGLang with `--output-details`): `ttfts` (seconds), `itls` (a list of
+gaps per request, seconds), vLLM's `latencies` (end-to-end, seconds), `errors` ("" for a request that
+succeeded). A failed request is still in every per-request array, its time 0.0; the tools' own statistics
+(`mean_ttft_ms`, `median_itl_ms`, `p99_tpot_ms`, SGLang's `*_e2e_latency_ms`: milliseconds; `std_*` is a spread)
+cover the successful requests only. `request_throughput` is requests per second, `output_throughput` tokens per
+second.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dataclasses import replace
+
+from ..evidence import is_number
+from ..selection import Where
+from .base import Picked, Request, has_keys, metric, number_at, statistic
+
+NAME = "serving"
+SIGNATURE = ("backend", "duration", "completed", "total_input_tokens", "total_output_tokens", "request_throughput",
+             "output_throughput")
+RUNS = {"ttft": "ttfts", "itl": "itls", "e2el": "latencies"}
+STATS = {"ttft": ("ttft",), "tpot": ("tpot",), "itl": ("itl",), "e2el": ("e2el", "e2e_latency")}
+RATES = {"request_throughput": "{requests}/s", "output_throughput": "tok/s", "total_token_throughput": "tok/s",
+         "total_throughput": "tok/s", "input_throughput": "tok/s"}
+SECONDS = ("ttfts", "itls", "latencies", "duration")
+_FROM_S = "the per-request times are in seconds"
+_FROM_MS = "the tool's statistics (_ms) are in milliseconds"
+
+
+def recognise(data: Any) -> bool:
+    """The keys both vLLM and SGLang always write, and the statistics of time to first token."""
+    return has_keys(data, SIGNATURE) and any(k.endswith("_ttft_ms") for k in data)
+
+
+def names(data: Any) -> list[tuple[str, tuple]]:
+    return [(str(data.get("backend")), ())]  # one run per file
+
+
+def failed(data: Any) -> int:
+    """How many requests the file records as failed (vLLM's failed, or a non-empty error)."""
+    assert isinstance(data, dict)
+    errors = data.get("errors")
+    by_error = sum(1 for e in errors if e) if isinstance(errors, list) else 0
+    count = data.get("failed")
+    return max(by_error, int(count) if is_number(count) else 0)
+
+
+def pick(data: Any, req: Request) -> Picked:
+    assert isinstance(data, dict)
+    if req.benchmark is not None and req.benchmark != str(data.get("backend")):
+        raise req.refuse(f"a serving file holds one run, of backend {data.get('backend')!r}, not "
+                         f"{req.benchmark!r}", "remove benchmark:, or cite the file of that run", key="benchmark")
+    known = [m for m in ("ttft", "tpot", "itl", "e2el") if _stats(data, m)] + [r for r in RATES if r in data]
+    name = metric(req, known, NAME, "ttft")
+    if name in RATES:
+        return Picked(((name,),), False, RATES[name], f"the tool writes {name} per second", None,
+                      "measured once per run")
+    bad = failed(data)
+    runs = _runs(data, name) if not bad else None
+    if runs:
+        return Picked(runs, True, "s", _FROM_S)
+    why = (f"{bad} of the requests failed, so the per-request times (which hold a failed one as 0.0) are not "
+           "read; the tool's statistic covers the successful requests") if bad else \
+        "the file holds no per-request times (run without vLLM's --save-detailed or SGLang's --output-details)"
+    picked = statistic(req, _stats(data, name), data, "ms", _FROM_MS, why)
+    return replace(picked, warn=bool(bad))
+
+
+def _stats(data: dict, name: str) -> dict[str, Where]:
+    """The tool's statistics of a metric by the statistic they are: {'median': ('median_ttft_ms',), ...}."""
+    out: dict[str, Where] = {}
+    for word in STATS[name]:
+        for key in data:
+            head, _, rest = key.partition("_")
+            if rest == f"{word}_ms" and head != "std" and number_at(data, (key,)):
+                out[head] = (key,)
+    return out
+
+
+def _runs(data: dict, name: str) -> tuple[Where, ...] | None:
+    key = RUNS.get(name)
+    found = data.get(key) if key is not None else None
+    if key is None or not isinstance(found, list) or not found:
+        return None
+    if name == "itl":
+        places = tuple((key, i, j) for i, gaps in enumerate(found) if isinstance(gaps, list)
+                       for j, gap in enumerate(gaps) if is_number(gap))
+        return places or None
+    return tuple((key, i) for i, v in enumerate(found) if is_number(v)) if all(is_number(v) for v in found) \
+        else None
+
+
+def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
+    """Seconds for the per-request arrays and duration, milliseconds for the statistics, per second for rates."""
+    if not where or not isinstance(where[0], str):
+        return None
+    key = where[0]
+    if key in SECONDS:
+        return "s", _FROM_S
+    if key.endswith("_ms"):
+        return "ms", _FROM_MS
+    if key in RATES:
+        return RATES[key], f"the tool writes {key} per second"
+    return None
+
+
+def failures(data: Any, where: Where) -> str | None:
+    """The per-request arrays of a run with failed requests hold them as 0.0: not measurements."""
+    if not where or where[0] not in ("ttfts", "itls", "latencies"):
+        return None
+    bad = failed(data)
+    if not bad:
+        return None
+    return (f"{bad} request{'s' if bad > 1 else ''} failed, and {where[0]} holds {'them' if bad > 1 else 'it'} as "
+            "0.0 (fast, not measured); the tool's statistics cover the successful requests only")
+
+
+def hint(data: Any, where: Where) -> str:
+    key = str(where[0]) if where else ""
+    name = next((m for m, k in RUNS.items() if k == key), None) or \
+        next((m for m, words in STATS.items() for w in words if key.endswith(f"_{w}_ms")), "ttft")
+    return f"format: serving, metric: {name}, stat: median"

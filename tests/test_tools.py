@@ -1,0 +1,336 @@
+"""The tools' own formats (format:, benchmark:, metric:), on files the real tools wrote (tests/tools/README.md).
+
+The promise: a format reads exactly the runs the tool's documentation defines, in the tool's unit, and never
+reads a spread, a warm-up or a failed run as a measurement. The property tests put random runs in each tool's
+shape and check the verdict against one computed independently (numpy's quantiles over the runs the tool's docs
+define, then the same comparison), so a format can neither bend a verdict nor pick what it reads.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from scorecard.ledger.model import Result
+from scorecard.measure import compare, reading as measure, tools
+from scorecard.measure.evidence import Artifact
+
+TOOLS = Path(__file__).parent / "tools"
+ASV = "asv/results/vm/b51530db-existing-py_tmp_toolvenv_bin_python3.json"
+
+
+def load(name: str) -> dict:
+    return json.loads((TOOLS / name).read_text())
+
+
+def read(data: dict, siblings: dict | None = None, **result) -> measure.Reading:
+    rel = result.setdefault("evidence", "evidence/x.json")
+    files = {rel: data, **(siblings or {})}
+
+    def get(path: str) -> Artifact:
+        return Artifact(path, files[path]) if path in files else Artifact(path, error="missing")
+    return measure.read(Result.model_validate(result), get)
+
+
+def value(data: dict, siblings: dict | None = None, **result) -> measure.Measurement:
+    got = read(data, siblings, **result)
+    assert [p for p in got.problems if p.code != "SC324"] == [] and got.measurement is not None, got.problems
+    return got.measurement
+
+
+def problem(data: dict, **result) -> tuple[str, tuple, str]:
+    got = read(data, **result)
+    assert got.measurement is None and len(got.problems) == 1, got.problems
+    p = got.problems[0]
+    return p.code, p.loc, p.message + " | " + p.hint
+
+
+# --- each format on the real tool's file -------------------------------------------------------------------
+
+def test_hyperfine_reads_a_commands_times_in_seconds_and_converts_them_exactly():
+    data = load("hyperfine-two-commands.json")
+    times = data["results"][0]["times"]
+    m = value(data, format="hyperfine", benchmark="sleep 0.001")
+    assert (m.unit, m.n, m.value) == ("s", 8, float(numpy.median(times)))
+    shown = value(data, format="hyperfine", benchmark="sleep 0.001", unit="ms")
+    assert shown.unit == "ms" and shown.n == 8
+    assert shown.value == pytest.approx(m.value * 1000, rel=1e-15)
+    assert shown.sources[0].places == tuple(("results", 0, "times", i) for i in range(8))
+
+
+def test_hyperfine_names_the_commands_and_refuses_a_guess():
+    data = load("hyperfine-two-commands.json")
+    code, loc, text = problem(data, format="hyperfine")
+    assert (code, loc) == ("SC322", ("result", "format")) and "'sleep 0.001', 'true'" in text
+    code, loc, text = problem(data, format="hyperfine", benchmark="sleep 0.01")
+    assert (code, loc) == ("SC322", ("result", "benchmark")) and "did you mean 'sleep 0.001'" in text
+
+
+def test_hyperfine_parameter_scan_and_command_names_are_benchmarks():
+    scan = load("hyperfine-parameter-scan.json")
+    commands = [r["command"] for r in scan["results"]]
+    assert len(commands) == 3 and len(set(commands)) == 3
+    for i, command in enumerate(commands):
+        assert value(scan, format="hyperfine", benchmark=command).sources[0].places[0] == ("results", i, "times", 0)
+    named = load("hyperfine-command-name.json")
+    assert value(named, format="hyperfine", benchmark="noop").n == len(named["results"][1]["times"])
+
+
+def test_hyperfine_user_and_system_are_means_only():
+    data = load("hyperfine-two-commands.json")
+    m = value(data, format="hyperfine", benchmark="true", metric="user", stat="mean")
+    assert (m.value, m.n, m.sources[0].stat) == (data["results"][1]["user"], 1, "mean")
+    assert problem(data, format="hyperfine", benchmark="true", metric="user")[0:2] == ("SC322", ("result", "stat"))
+
+
+def test_hyperfine_failed_runs_are_refused_and_successful_ones_read():
+    data = load("hyperfine-failing.json")
+    code, loc, text = problem(data, format="hyperfine", benchmark="false")
+    assert (code, loc) == ("SC323", ("result", "benchmark")) and "6 of the 6 runs" in text
+    assert value(data, format="hyperfine", benchmark="true").n == 6
+    code, loc, _ = problem(data, pointer="/results/0/times", unit="s")
+    assert (code, loc) == ("SC323", ("result", "pointer"))
+
+
+def test_pytest_benchmark_reads_the_rounds_and_falls_back_to_its_own_statistic():
+    data = load("pytest-benchmark.json")
+    entry = data["benchmarks"][0]
+    m = value(data, format="pytest-benchmark", benchmark=entry["name"])
+    assert m.n == len(entry["stats"]["data"]) and m.value == pytest.approx(entry["stats"]["median"], rel=1e-12)
+    saved = load("pytest-benchmark-saved-nodata.json")
+    alone = value(saved, format="pytest-benchmark", benchmark=entry["fullname"], stat="mean")
+    assert (alone.value, alone.n, alone.low, alone.sources[0].stat) == (saved["benchmarks"][0]["stats"]["mean"], 1,
+                                                                        None, "mean")
+    assert "--benchmark-save-data" in alone.sources[0].alone
+    code, loc, text = problem(saved, format="pytest-benchmark", benchmark=entry["name"], stat="p99")
+    assert (code, loc) == ("SC322", ("result", "stat")) and "max, mean, median, min" in text
+
+
+def test_pytest_benchmark_parametrised_tests_are_separate_benchmarks():
+    data = load("pytest-benchmark.json")
+    names = [b["name"] for b in data["benchmarks"]]
+    assert "test_sorted_param[10]" in names and "test_sorted_param[1000]" in names
+    small = value(data, format="pytest-benchmark", benchmark="test_sorted_param[10]")
+    large = value(data, format="pytest-benchmark", benchmark="test_sorted_param[1000]")
+    assert small.sources[0].places != large.sources[0].places and small.value < large.value
+
+
+def test_pyperf_reads_every_worker_runs_values_and_no_warmup():
+    data = load("pyperf-suite.json")
+    bench = data["benchmarks"][0]
+    name = bench["metadata"]["name"]
+    expected = [v for run in bench["runs"] for v in run.get("values", [])]
+    m = value(data, format="pyperf", benchmark=name)
+    assert m.n == len(expected) == 9 and m.value == float(numpy.median(expected)) and m.unit == "s"
+    assert all(place[4] == "values" for place in m.sources[0].places)
+    assert any("warmups" in run and "values" not in run for run in bench["runs"])  # the calibration run is there
+    code, _, text = problem(data, pointer="/benchmarks/0/runs/1/warmups/0/1", unit="s")
+    assert code == "SC323" and "warm-ups" in text
+    single = load("pyperf-timeit.json")
+    assert "name" in single["metadata"] and value(single, format="pyperf").n == 9
+
+
+def test_google_benchmark_runs_are_the_repetitions_in_the_entrys_time_unit():
+    data = load("google-benchmark.json")
+    reps = [b for b in data["benchmarks"] if b["run_name"] == "plain_join" and b["run_type"] == "iteration"]
+    m = value(data, format="google-benchmark", benchmark="plain_join", stat="mean")
+    assert (m.n, m.unit) == (3, "ns") and m.value == pytest.approx(numpy.mean([b["real_time"] for b in reps]))
+    us = value(data, format="google-benchmark", benchmark="sum_range_with_counter", metric="cpu_time")
+    assert us.unit == "us"
+    code, loc, text = problem(data, format="google-benchmark", benchmark="sum_range_with_counter", metric="items")
+    assert (code, loc) == ("SC511", ("result", "format")) and "counter" in text
+    counter = value(data, format="google-benchmark", benchmark="sum_range_with_counter", metric="items",
+                    unit="{items}/s")
+    assert counter.n == 3
+
+
+def test_google_benchmark_aggregates_stand_only_where_the_repetitions_are_not_in_the_file():
+    data = load("google-benchmark.json")
+    only = copy.deepcopy(data)
+    only["benchmarks"] = [b for b in only["benchmarks"] if b["run_type"] == "aggregate"]
+    m = value(only, format="google-benchmark", benchmark="plain_join", stat="median")
+    median = next(b for b in data["benchmarks"] if b["name"] == "plain_join_median")
+    assert (m.value, m.n, m.sources[0].stat) == (median["real_time"], 1, "median")
+    code, _, text = problem(only, format="google-benchmark", benchmark="plain_join", stat="p90")
+    assert code == "SC322" and "mean, median" in text and "stddev" not in text.split("|")[1]
+
+
+def test_asv_reads_samples_per_parameter_combination_and_its_unit_beside_the_results():
+    data = load(ASV)
+    rel = "evidence/" + ASV
+    siblings = {"evidence/asv/results/benchmarks.json": load("asv/results/benchmarks.json")}
+    samples = data["result_columns"].index("samples")
+    row = data["results"]["benchmarks.ParamSuite.time_sorted"]
+    combination = "benchmarks.ParamSuite.time_sorted(100, 'list')"
+    m = value(data, siblings, evidence=rel, format="asv", benchmark=combination)
+    assert m.unit == "s" and m.value == float(numpy.median(row[samples][2]))
+    code, loc, text = problem(data, evidence=rel, format="asv", benchmark=combination)
+    assert (code, loc) == ("SC511", ("result", "format")) and "benchmarks.json" in text
+    track = value(data, siblings, evidence=rel, format="asv", benchmark="benchmarks.track_answer")
+    assert track.unit == "{widgets}" and track.sources[0].alone
+
+
+def test_serving_reads_per_request_times_only_when_every_request_succeeded():
+    data = load("vllm-serve.json")
+    got = read(data, format="serving", metric="ttft")
+    assert [p.code for p in got.problems] == ["SC324"] and got.measurement is not None
+    assert (got.measurement.value, got.measurement.unit) == (data["median_ttft_ms"], "ms")
+    ok = copy.deepcopy(data)
+    bad = ok["errors"].index(next(e for e in ok["errors"] if e))
+    for key in ("ttfts", "itls", "latencies", "errors", "output_lens", "input_lens", "generated_texts",
+                "start_times"):
+        if key in ok:
+            del ok[key][bad]
+    ok["failed"] = 0
+    m = value(ok, format="serving", metric="ttft", unit="ms")
+    assert m.n == 5 and m.value == pytest.approx(float(numpy.median(ok["ttfts"])) * 1000, rel=1e-12)
+    itl = value(ok, format="serving", metric="itl", stat="p99")
+    assert itl.n == sum(len(gaps) for gaps in ok["itls"])
+    assert value(ok, format="serving", metric="request_throughput").unit == "{requests}/s"
+
+
+def test_sglang_files_are_serving_files():
+    data = load("sglang-serve-rate8.json")
+    assert tools.recognise(data) is tools.FORMATS["serving"]
+    m = value(data, format="serving", metric="e2el", stat="p90")
+    assert m.value == data["p90_e2e_latency_ms"]
+    raw = (TOOLS / "sglang-serve.json").read_bytes()
+    assert b"Infinity" in raw  # as SGLang writes it: not JSON, refused as such (SC305) by the evidence reader
+
+
+def test_every_tool_file_is_recognised_as_its_tool_and_no_other_evidence_is():
+    """The classification of every evidence file in the repository, pinned."""
+    repo = Path(__file__).parent.parent
+    expected = {"hyperfine-two-commands.json": "hyperfine", "hyperfine-parameter-scan.json": "hyperfine",
+                "hyperfine-command-name.json": "hyperfine", "hyperfine-failing.json": "hyperfine",
+                "pytest-benchmark.json": "pytest-benchmark", "pytest-benchmark-saved-nodata.json": "pytest-benchmark",
+                "pyperf-timeit.json": "pyperf", "pyperf-suite.json": "pyperf",
+                "google-benchmark.json": "google-benchmark",
+                "b51530db-existing-py_tmp_toolvenv_bin_python3.json": "asv",
+                "vllm-serve.json": "serving", "sglang-serve-rate8.json": "serving", "sglang-serve.json": "serving"}
+    seen: dict[str, str | None] = {}
+    for path in sorted([*repo.glob("evidence/**/*.json"), *repo.glob("tests/**/*.json")]):
+        if "golden" in path.parts or "node_modules" in path.parts:
+            continue
+        try:
+            data = json.loads(path.read_text())
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            continue
+        fmt = tools.recognise(data)
+        seen[str(path.relative_to(repo))] = fmt.NAME if fmt else None
+    for rel, name in seen.items():
+        if Path(rel).parts[:2] == ("tests", "tools"):
+            assert name == expected.get(Path(rel).name), rel
+    recognised = {rel: name for rel, name in seen.items() if name and Path(rel).parts[:2] != ("tests", "tools")}
+    assert recognised == RECOGNISED_ELSEWHERE
+
+
+# Evidence outside tests/tools that carries a tool's whole signature (the example ledger and the corpus).
+RECOGNISED_ELSEWHERE = {
+    "evidence/sample/tools/hyperfine-cli-start.json": "hyperfine",
+    "tests/ledgers/bad/tool-benchmark-without-format/evidence/hyperfine.json": "hyperfine",
+    "tests/ledgers/bad/tool-format-lead-not-supported/evidence/hyperfine.json": "hyperfine",
+    "tests/ledgers/bad/tool-format-not-that-tool/evidence/pytest-benchmark.json": "pytest-benchmark",
+    "tests/ledgers/bad/tool-format-unit-not-converting/evidence/hyperfine.json": "hyperfine",
+    "tests/ledgers/bad/tool-format-with-pointer/evidence/hyperfine.json": "hyperfine",
+    "tests/ledgers/bad/tool-gbench-cv-aggregate/evidence/gbench.json": "google-benchmark",
+    "tests/ledgers/bad/tool-gbench-picked-repetition/evidence/gbench.json": "google-benchmark",
+    "tests/ledgers/bad/tool-gbench-pooled-aggregates/evidence/gbench.json": "google-benchmark",
+    "tests/ledgers/bad/tool-gbench-stddev-aggregate/evidence/gbench.json": "google-benchmark",
+    "tests/ledgers/bad/tool-hyperfine-failed-runs/evidence/hyperfine.json": "hyperfine",
+    "tests/ledgers/bad/tool-hyperfine-max/evidence/hyperfine.json": "hyperfine",
+    "tests/ledgers/bad/tool-hyperfine-pooled-commands/evidence/hyperfine.json": "hyperfine",
+    "tests/ledgers/bad/tool-pytest-benchmark-stddev/evidence/pytest-benchmark.json": "pytest-benchmark",
+    "tests/ledgers/bad/tool-serving-statistic-alone/evidence/serving.json": "serving",
+    "tests/ledgers/bad/tool-serving-ttfts-with-failures/evidence/serving.json": "serving",
+    "tests/ledgers/bad/tool-unit-gbench-time-unit/evidence/gbench.json": "google-benchmark",
+    "tests/ledgers/bad/tool-unit-hyperfine-times/evidence/hyperfine.json": "hyperfine",
+    "tests/ledgers/bad/tool-unknown-benchmark/evidence/pytest-benchmark.json": "pytest-benchmark",
+    "tests/ledgers/good/honest-forms/evidence/pyperf.json": "pyperf",
+    "tests/ledgers/good/measurements/evidence/sample/tools/hyperfine-cli-start.json": "hyperfine",
+    "tests/ledgers/good/tool-formats/evidence/asv/results/vm/b51530db-existing-py_tmp_toolvenv_bin_python3.json": "asv",
+    "tests/ledgers/good/tool-formats/evidence/gbench.json": "google-benchmark",
+    "tests/ledgers/good/tool-formats/evidence/hyperfine.json": "hyperfine",
+    "tests/ledgers/good/tool-formats/evidence/pyperf.json": "pyperf",
+    "tests/ledgers/good/tool-formats/evidence/pytest-benchmark.json": "pytest-benchmark",
+    "tests/ledgers/good/tool-formats/evidence/pytest-saved.json": "pytest-benchmark",
+    "tests/ledgers/good/tool-formats/evidence/serving.json": "serving",
+}
+
+
+# --- the verdict through a format is the verdict over the runs the tool's docs define ----------------------
+
+RUNS = st.lists(st.floats(min_value=1e-6, max_value=1e3, allow_nan=False), min_size=2, max_size=40)
+STATS = st.sampled_from(["median", "mean", "p90", "p10", "min", "max"])
+
+
+def _shapes(runs: list[float]) -> dict[str, tuple[dict, dict, list[float]]]:
+    """Each tool's file with these runs, the format selection, and the runs as the tool's docs define them."""
+    hf = load("hyperfine-two-commands.json")
+    hf["results"][1]["times"] = runs
+    hf["results"][1]["exit_codes"] = [0] * len(runs)
+    pb = load("pytest-benchmark.json")
+    pb["benchmarks"][2]["stats"]["data"] = runs
+    pp = load("pyperf-suite.json")
+    bench = pp["benchmarks"][1]
+    split = [runs[: len(runs) // 2], runs[len(runs) // 2:]]
+    bench["runs"] = [bench["runs"][0]] + [{"metadata": {}, "warmups": [[1, 99.0]], "values": part} for part in split]
+    gb = load("google-benchmark.json")
+    template = next(b for b in gb["benchmarks"] if b["run_name"] == "plain_join" and b["run_type"] == "iteration")
+    gb["benchmarks"] = [b for b in gb["benchmarks"] if b["run_name"] != "plain_join" or b["run_type"] == "aggregate"] \
+        + [dict(template, real_time=r, repetition_index=i) for i, r in enumerate(runs)]
+    sv = load("vllm-serve.json")
+    sv.update(ttfts=runs, errors=[""] * len(runs), failed=0)
+    return {
+        "hyperfine": (hf, {"format": "hyperfine", "benchmark": "true"}, hf["results"][1]["times"]),
+        "pytest-benchmark": (pb, {"format": "pytest-benchmark", "benchmark": pb["benchmarks"][2]["name"]}, runs),
+        "pyperf": (pp, {"format": "pyperf", "benchmark": bench["metadata"]["name"]},
+                   [v for run in bench["runs"] for v in run.get("values", [])]),
+        "google-benchmark": (gb, {"format": "google-benchmark", "benchmark": "plain_join"},
+                             [b["real_time"] for b in gb["benchmarks"]
+                              if b["run_name"] == "plain_join" and b["run_type"] == "iteration"]),
+        "serving": (sv, {"format": "serving", "unit": "s"}, sv["ttfts"]),
+    }
+
+
+def _numpy(runs: list[float], stat: str) -> float:
+    xs = numpy.array(runs)
+    if stat == "mean":
+        return float(numpy.mean(xs))
+    if stat in ("min", "max"):
+        return float(getattr(numpy, stat)(xs))
+    q = 0.5 if stat == "median" else float(stat[1:]) / 100
+    return float(numpy.quantile(xs, q, method="linear"))
+
+
+@settings(max_examples=60)
+@given(runs=RUNS, stat=STATS, bar=st.floats(min_value=1e-6, max_value=1e3), better=st.sampled_from(["lower",
+                                                                                                       "higher"]))
+def test_a_formats_verdict_is_the_verdict_over_the_runs_its_tool_defines(runs, stat, bar, better):
+    for name, (data, selection, defined) in _shapes(runs).items():
+        m = value(data, **selection, stat=stat)
+        assert m.n == len(defined), name
+        assert m.value == pytest.approx(_numpy(defined, stat), rel=1e-9, abs=1e-300), name
+        plain = value({"runs": defined}, pointer="/runs", unit=m.unit, stat=stat)
+        assert (m.value, m.low, m.high) == (plain.value, plain.low, plain.high), name
+        sota = SimpleNamespace(value=bar, unit=m.unit, better=better, stat=None)
+        mine, theirs = compare.compare(m, sota, 0.05), compare.compare(plain, sota, 0.05)
+        assert mine is not None and theirs is not None
+        assert (mine.standing, mine.margin) == (theirs.standing, theirs.margin), name
+
+
+@settings(max_examples=40)
+@given(runs=RUNS, factor=st.sampled_from([("s", "ms", 1000), ("s", "us", 10**6), ("s", "s", 1)]))
+def test_a_typed_unit_converts_every_run_before_the_statistic(runs, factor):
+    tool, typed, scale = factor
+    data, selection, defined = _shapes(runs)["hyperfine"]
+    m = value(data, **selection, unit=typed)
+    assert m.unit == typed
+    assert m.value == pytest.approx(float(numpy.median(defined)) * scale, rel=1e-9)
+    assert tool == "s"
