@@ -306,23 +306,37 @@ def test_values_from_tool_output_read_as_a_person_writes_them(example_site):
     # hyperfine's runs in seconds against a bar in ms: the median, scaled, with n and its interval
     assert "Measured: 81.2 ms (median of n = 12 runs; 95% CI 79.3–83.8 ms)" in page
     assert "32.3% ahead of the bar" in page
-    assert "at $.results[0].times" in page
-    # a pytest-benchmark entry found by name, in µs like its bar
-    assert "Measured: 11.8 µs" in page and "level with the bar (1.7% ahead, within tolerance)" in page
-    # the rounded number, and every digit of it beside its provenance
-    assert "Exactly: 1.18e-05 s" in page  # as read, in the result's unit
+    assert "(hyperfine output), benchmark 'fak --version'" in page
+    # a pytest-benchmark test's rounds, found by its name, in µs like its bar
+    assert "Measured: 11.7 µs (median of n = 41 runs; 95% CI 11.6–11.9 µs)" in page
+    assert "level with the bar (2.2% ahead, within tolerance)" in page
+    # the rounded number, and every digit of it beside its provenance, in the result's unit
+    assert "Exactly: 11.7365 µs" in page
+    # asv's samples, in the unit its benchmarks.json states, published beside them
+    assert "Measured: 1.42 s (median of n = 12 runs; 95% CI 1.41–1.43 s)" in page
+    assert (example_site / "_files/evidence/sample/tools/asv/results/benchmarks.json").is_file()
     # a derived value shows its formula and each input with its provenance
     assert "Computed as fak / sglang (exactly 0.75x" in page
     assert "fak = 1,380 tok/s , read from evidence/sample/tools/serving-compare.json at /fak/peak_tok_s" in page
     assert "Measured: 0.75x" in page and "25% behind the bar" in page
-    # an interval the artifact reports
-    assert "1.41 s (99% interval 1.37–1.47 s reported by the artifact)" in page
     data = json.loads((example_site / "tool-output/data.json").read_text())
     ratio = next(d for d in data["dimensions"] if d["id"] == "peak-decode-vs-sglang")["measured"]
     assert ratio["expr"] == "fak / sglang" and ratio["inputs"]["sglang"]["value"] == 1840.0
     start = next(d for d in data["dimensions"] if d["id"] == "cli-start-time")
     assert start["measured"]["n"] == 12 and start["measured"]["stat"] == "median"
     assert start["comparison"]["unit"] == "ms" and round(start["comparison"]["value"], 3) == 81.185
+    assert start["measured"]["tool"] == {"format": "hyperfine", "read": "benchmark 'fak --version'", "stat": None,
+                                         "alone": None}
+    assert start["measured"]["pointer"] == "/results/0/times"
+
+
+def test_an_interval_the_artifact_reports_is_shown_with_its_level(tmp_path):
+    from scorecard.cli import pipeline
+
+    root = copy_ledger(LEDGERS / "good" / "measurements", tmp_path / "ledger")
+    assert not pipeline.build(root, root / "site").refused
+    page = text_of((root / "site/tool-output/index.html").read_text())
+    assert "1.41 s (99% interval 1.37–1.47 s reported by the artifact)" in page
 
 
 def test_a_value_not_compared_with_its_bar_says_why(tmp_path):

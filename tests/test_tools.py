@@ -233,6 +233,8 @@ def test_every_tool_file_is_recognised_as_its_tool_and_no_other_evidence_is():
 
 # Evidence outside tests/tools that carries a tool's whole signature (the example ledger and the corpus).
 RECOGNISED_ELSEWHERE = {
+    "evidence/sample/tools/asv/results/sample-vm/00000000-sample-py3.11.json": "asv",
+    "evidence/sample/tools/pytest-benchmark.json": "pytest-benchmark",
     "evidence/sample/tools/hyperfine-cli-start.json": "hyperfine",
     "tests/ledgers/bad/tool-benchmark-without-format/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/bad/tool-format-lead-not-supported/evidence/hyperfine.json": "hyperfine",

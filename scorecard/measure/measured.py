@@ -27,6 +27,7 @@ class Source:
     stat: str | None = None  # a single value's statistic as the tool computed it (median, p99)
     alone: str = ""  # why a tool's value stands without its runs, for the page
     warning: Problem | None = None  # what the reader should know of how it was read (SC324)
+    also: tuple[str, ...] = ()  # other evidence files read to know it (asv's benchmarks.json), published beside it
 
     @property
     def cited(self) -> str:

@@ -82,7 +82,7 @@ def source(spec, art: Artifact, get: GetArtifact, loc: Loc, name: str | None, un
                       "rerun the benchmark until every request succeeds to judge the claim with its runs' interval") \
         if picked.warn else None
     return Source(art.rel, entry_words(spec), "format", summary.value if summary else values[0], shown, meta, name,
-                  summary, at, picked.where, spec.format, picked.stat, picked.alone, warning)
+                  summary, at, picked.where, spec.format, picked.stat, picked.alone, warning, picked.also)
 
 
 def _in_unit(spec, picked: tools.Picked, values: list[float], unit: str | None, loc: Loc,

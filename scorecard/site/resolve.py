@@ -197,6 +197,8 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
             files[art.rel] = art.raw
             for pointer in located(art.data, kind, selector):
                 _cite(citations, art.rel, pointer, rec.id)
+        for rel in sorted({rel for src in m.sources for rel in src.also}):
+            files[rel] = store.get(rel).raw  # what a format read beside the evidence (asv's units), to check
         measured = Measured(m, simulated=dim.status == "simulated",
                             sample=any(bool(src.meta.get("sample")) for src in m.sources))
         comparison = compare(m, dim.sota, ledger.settings.parity_tolerance)

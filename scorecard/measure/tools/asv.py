@@ -64,10 +64,11 @@ def pick(data: Any, req: Request) -> Picked:
     if req.metric is not None:
         raise req.refuse("asv records one metric per benchmark", "remove metric:", key="metric")
     unit, unit_from = _unit(data, str(bench), req)
+    also = (_described_in(req.rel),) if unit is not None else ()
     samples, result = _column(data, "samples"), _column(data, "result")
     assert result is not None  # recognised
     if samples is not None and numbers_at(data, ("results", bench, samples, combo)) is not None:
-        return Picked(run_places(data, ("results", bench, samples, combo)), True, unit, unit_from)
+        return Picked(run_places(data, ("results", bench, samples, combo)), True, unit, unit_from, also=also)
     place = ("results", bench, result, combo)
     found = data["results"][bench]
     value = found[result][combo] if isinstance(found, list) and result < len(found) and \
@@ -79,11 +80,16 @@ def pick(data: Any, req: Request) -> Picked:
         raise req.refuse(f"the file holds no samples (run asv with --record-samples), and asv's result is the "
                          f"median, not the {req.stat}", "write stat: median, or record the samples", key="stat")
     return Picked((place,), False, unit, unit_from, "median",
-                  "the file holds no samples (run without --record-samples)")
+                  "the file holds no samples (run without --record-samples)", also=also)
+
+
+def _described_in(rel: str) -> str:
+    """Where asv's layout keeps benchmarks.json: at the top of the results folder, above the machine folders."""
+    return posixpath.join(posixpath.dirname(posixpath.dirname(rel)), "benchmarks.json")
 
 
 def _unit(data: dict, bench: str, req: Request) -> tuple[str | None, str]:
-    described = req.sibling(posixpath.join(posixpath.dirname(posixpath.dirname(req.rel)), "benchmarks.json"))
+    described = req.sibling(_described_in(req.rel))
     info = described.get(bench) if isinstance(described, dict) else None
     stated = info.get("unit") if isinstance(info, dict) else None
     if not isinstance(stated, str):

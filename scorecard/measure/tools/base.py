@@ -30,6 +30,7 @@ class Picked:
     stat: str | None = None  # a single value's statistic as the tool computed it (median, mean, p99), or None
     alone: str = ""  # why a value stands without its runs, shown beside it ("the file holds no runs: ...")
     warn: bool = False  # whether standing alone deserves a warning (runs the file holds are not measurements)
+    also: tuple[str, ...] = ()  # other files of the ledger read to know it (asv's benchmarks.json, for the unit)
 
 
 @dataclass(frozen=True, slots=True)
