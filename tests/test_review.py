@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 
@@ -331,3 +332,45 @@ def test_runs_that_changed_are_said_per_statistic_not_run_by_run():
     assert stamps.describe(old, noisy)[0].endswith("within the runs' noise (95% intervals overlap)")
     few = stamps.describe({"k": [1.0, 2.0, 3.0]}, {"k": [1.0, 2.5, 3.0]})
     assert few == ["k/1: 2 → 2.5"]  # three numbers stay leaf by leaf
+
+
+def test_a_format_reads_stamp_covers_the_runs_and_the_unit_the_tool_states(tmp_path):
+    """A re-run of the tool, or the same numbers in another time_unit, turns a reviewed claim suspect."""
+    root = copy_ledger(LEDGERS / "good" / "tool-formats", tmp_path / "ledger")
+    proc = run_cli("review", "gbench", "--root", str(root))
+    assert proc.returncode == 0, proc.stderr
+    assert pipeline.validate(root)[0].findings == []
+    path = root / "evidence/gbench.json"
+    original = json.loads(path.read_text())
+
+    def suspect(edit) -> list[str]:
+        data = copy.deepcopy(original)
+        edit(data)
+        path.write_text(json.dumps(data))
+        return [f.message for f in pipeline.validate(root)[0].findings if f.code == "SC801"]
+
+    def unit(data):
+        for entry in data["benchmarks"]:
+            if entry["run_name"] == "plain_join":
+                entry["time_unit"] = "us"
+
+    def rerun(data):
+        data["benchmarks"][8]["real_time"] += 1
+
+    def elsewhere(data):
+        data["benchmarks"][0]["real_time"] += 1  # another benchmark's run: not what the claim rests on
+
+    def covered(edit) -> dict:
+        data = copy.deepcopy(original)
+        edit(data)
+        path.write_text(json.dumps(data))
+        result, store = pipeline.validate(root)
+        dim = next(d for d in result.ledger.dimensions() if d.id == "gbench")
+        return stamps.inputs(dim.model, store.get)
+
+    before, after = covered(lambda data: None), covered(unit)
+    assert [v for k, v in before.items() if "google-benchmark" in k][0]["unit"] == "ns"
+    assert [v for k, v in after.items() if "google-benchmark" in k][0]["unit"] == "us"
+    assert stamps.fingerprint(before) != stamps.fingerprint(after)
+    assert len(suspect(rerun)) == 1
+    assert suspect(elsewhere) == []

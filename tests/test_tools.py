@@ -170,10 +170,12 @@ def test_asv_reads_samples_per_parameter_combination_and_its_unit_beside_the_res
     combination = "benchmarks.ParamSuite.time_sorted(100, 'list')"
     m = value(data, siblings, evidence=rel, format="asv", benchmark=combination)
     assert m.unit == "s" and m.value == float(numpy.median(row[samples][2]))
-    code, loc, text = problem(data, evidence=rel, format="asv", benchmark=combination)
-    assert (code, loc) == ("SC511", ("result", "format")) and "benchmarks.json" in text
+    # a time_ benchmark is in seconds by its kind, with or without benchmarks.json; a track_ one states its unit there
+    assert value(data, evidence=rel, format="asv", benchmark=combination).unit == "s"
     track = value(data, siblings, evidence=rel, format="asv", benchmark="benchmarks.track_answer")
     assert track.unit == "{widgets}" and track.sources[0].alone
+    code, loc, text = problem(data, evidence=rel, format="asv", benchmark="benchmarks.track_answer")
+    assert (code, loc) == ("SC511", ("result", "format")) and "benchmarks.json" in text
 
 
 def test_serving_reads_per_request_times_only_when_every_request_succeeded():
@@ -187,7 +189,7 @@ def test_serving_reads_per_request_times_only_when_every_request_succeeded():
                 "start_times"):
         if key in ok:
             del ok[key][bad]
-    ok["failed"] = 0
+    ok["failed"], ok["completed"] = 0, len(ok["ttfts"])
     m = value(ok, format="serving", metric="ttft", unit="ms")
     assert m.n == 5 and m.value == pytest.approx(float(numpy.median(ok["ttfts"])) * 1000, rel=1e-12)
     itl = value(ok, format="serving", metric="itl", stat="p99")
@@ -234,8 +236,35 @@ def test_every_tool_file_is_recognised_as_its_tool_and_no_other_evidence_is():
 # Evidence outside tests/tools that carries a tool's whole signature (the example ledger and the corpus).
 RECOGNISED_ELSEWHERE = {
     "evidence/sample/tools/asv/results/sample-vm/00000000-sample-py3.11.json": "asv",
-    "evidence/sample/tools/pytest-benchmark.json": "pytest-benchmark",
     "evidence/sample/tools/hyperfine-cli-start.json": "hyperfine",
+    "evidence/sample/tools/pytest-benchmark.json": "pytest-benchmark",
+    "tests/ledgers/bad/expr-call/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/expr-divides-by-zero/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/expr-input-path-no-match/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/expr-syntax/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/expr-units-do-not-add/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/expr-unknown-name/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/expr-unused-input/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/expr-with-evidence/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/expr-wrong-result-unit/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/interval-missing-high/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/interval-not-containing/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/interval-reaches-bar/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/like-spread-as-value/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/path-no-match/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/path-selects-mixed/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/path-selects-text/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/path-syntax/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/pointer-and-path/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/runs-empty/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/runs-filtered/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/runs-lead-within-interval/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/runs-one-picked/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/runs-parity-but-whole-interval-ahead/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/runs-pooled-entries/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/runs-repeated/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/runs-sliced/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/runs-trail-within-interval/evidence/bench.json": "hyperfine",
     "tests/ledgers/bad/tool-benchmark-without-format/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/bad/tool-format-lead-not-supported/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/bad/tool-format-not-that-tool/evidence/pytest-benchmark.json": "pytest-benchmark",
@@ -254,6 +283,13 @@ RECOGNISED_ELSEWHERE = {
     "tests/ledgers/bad/tool-unit-gbench-time-unit/evidence/gbench.json": "google-benchmark",
     "tests/ledgers/bad/tool-unit-hyperfine-times/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/bad/tool-unknown-benchmark/evidence/pytest-benchmark.json": "pytest-benchmark",
+    "tests/ledgers/bad/unit-kib-against-kb/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/unit-loophole-milliseconds/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/unit-seconds-against-ms-trails-as-leads/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/units-not-comparable/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/unknown-unit/evidence/bench.json": "hyperfine",
+    "tests/ledgers/bad/unknown-unit-spelled-differently/evidence/bench.json": "hyperfine",
+    "tests/ledgers/good/honest-forms/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/good/honest-forms/evidence/pyperf.json": "pyperf",
     "tests/ledgers/good/measurements/evidence/sample/tools/hyperfine-cli-start.json": "hyperfine",
     "tests/ledgers/good/tool-formats/evidence/asv/results/vm/b51530db-existing-py_tmp_toolvenv_bin_python3.json": "asv",
@@ -288,7 +324,7 @@ def _shapes(runs: list[float]) -> dict[str, tuple[dict, dict, list[float]]]:
     gb["benchmarks"] = [b for b in gb["benchmarks"] if b["run_name"] != "plain_join" or b["run_type"] == "aggregate"] \
         + [dict(template, real_time=r, repetition_index=i) for i, r in enumerate(runs)]
     sv = load("vllm-serve.json")
-    sv.update(ttfts=runs, errors=[""] * len(runs), failed=0)
+    sv.update(ttfts=runs, errors=[""] * len(runs), failed=0, completed=len(runs))
     return {
         "hyperfine": (hf, {"format": "hyperfine", "benchmark": "true"}, hf["results"][1]["times"]),
         "pytest-benchmark": (pb, {"format": "pytest-benchmark", "benchmark": pb["benchmarks"][2]["name"]}, runs),
@@ -336,3 +372,161 @@ def test_a_typed_unit_converts_every_run_before_the_statistic(runs, factor):
     assert m.unit == typed
     assert m.value == pytest.approx(float(numpy.median(defined)) * scale, rel=1e-9)
     assert tool == "s"
+
+
+# --- the hostile pass: each route found to let a false claim through, or to crash, now refused ----------------
+
+def _gb_mixed_units(d):
+    reps = [b for b in d["benchmarks"] if b["run_name"] == "plain_join" and b["run_type"] == "iteration"]
+    reps[1].update(real_time=reps[1]["real_time"] / 1000, time_unit="us")
+
+
+def _gb_aggregates_only(d):
+    d["benchmarks"] = [b for b in d["benchmarks"] if b["run_type"] == "aggregate"]
+
+
+def _gb_dup_median(d):
+    _gb_aggregates_only(d)
+    d["benchmarks"].append(dict(next(b for b in d["benchmarks"] if b["name"] == "plain_join_median"), real_time=1.0))
+
+
+def _gb_two_families(d):
+    extra = copy.deepcopy([b for b in d["benchmarks"] if b["run_name"] == "plain_join"])
+    for b in extra:
+        b["family_index"] = 7
+    d["benchmarks"] += extra
+
+
+def _gb_complexity(d):
+    d["benchmarks"].append({"name": "plain_join_BigO", "run_name": "plain_join", "run_type": "aggregate",
+                            "aggregate_name": "BigO", "cpu_coefficient": 1.0, "real_coefficient": 1.0,
+                            "big_o": "N", "time_unit": "ns"})
+
+
+def _gb_counter_partial(d):
+    del d["benchmarks"][1]["foo"]
+
+
+def _gb_null_time(d):
+    d["benchmarks"][8]["real_time"] = None
+
+
+def _gb_bool_time(d):
+    d["benchmarks"][8]["real_time"] = True
+
+
+def _vllm_none_completed(d):
+    n = len(d["ttfts"])
+    d.update(completed=0, failed=n, errors=["Internal Server Error"] * n, ttfts=[0.0] * n)
+    for key in [k for k in d if k.endswith("_ms")]:
+        d[key] = 0.0
+
+
+def _vllm_hidden_failures(d):
+    d.update(errors=[""] * len(d["errors"]), failed=0, completed=len(d["ttfts"]) - 2)
+
+
+def _hf_no_user(d):
+    for r in d["results"]:
+        del r["user"]
+
+
+def _hf_killed(d):
+    d["results"][1]["exit_codes"] = [None] * len(d["results"][1]["exit_codes"])
+
+
+def _hf_null_run(d):
+    d["results"][1]["times"][3] = None
+
+
+def _hf_huge(d):
+    d["results"][1]["times"] = [1e300] * 8
+
+
+def _pp_junk(d):
+    d["benchmarks"][0]["runs"][1]["values"].append("fast")
+
+
+def _pp_run_unit(d):
+    d["benchmarks"][0]["runs"][1]["metadata"]["unit"] = "byte"
+
+
+def _asv_ints(d):
+    d["results"]["benchmarks.ParamSuite.time_sorted"][1] = [1, 2]
+
+
+HOSTILE = [
+    # (file, edit, selection, code, where in the record)
+    ("google-benchmark.json", _gb_mixed_units, {"format": "google-benchmark", "benchmark": "plain_join"}, "SC511",
+     ("result", "benchmark")),
+    ("google-benchmark.json", _gb_dup_median, {"format": "google-benchmark", "benchmark": "plain_join"}, "SC322",
+     ("result", "stat")),
+    ("google-benchmark.json", _gb_two_families, {"format": "google-benchmark", "benchmark": "plain_join"}, "SC322",
+     ("result", "benchmark")),
+    ("google-benchmark.json", _gb_complexity, {"pointer": "/benchmarks/11/real_time", "unit": "ps"}, "SC511",
+     ("result", "unit")),
+    ("google-benchmark.json", _gb_counter_partial, {"format": "google-benchmark",
+                                                    "benchmark": "sum_range_with_counter", "metric": "foo",
+                                                    "unit": "x"}, "SC308", ("result", "format")),
+    ("google-benchmark.json", _gb_null_time, {"format": "google-benchmark", "benchmark": "plain_join"}, "SC308",
+     ("result", "format")),
+    ("google-benchmark.json", _gb_bool_time, {"format": "google-benchmark", "benchmark": "plain_join"}, "SC308",
+     ("result", "format")),
+    ("vllm-serve.json", _vllm_none_completed, {"format": "serving", "metric": "ttft"}, "SC323", ("result", "format")),
+    ("vllm-serve.json", _vllm_none_completed, {"pointer": "/median_ttft_ms", "unit": "ms"}, "SC323",
+     ("result", "pointer")),
+    ("vllm-serve.json", _vllm_hidden_failures, {"pointer": "/ttfts", "unit": "s"}, "SC323", ("result", "pointer")),
+    ("hyperfine-failing.json", _hf_no_user, {"pointer": "/results/0/times", "unit": "s"}, "SC323",
+     ("result", "pointer")),
+    ("hyperfine-two-commands.json", _hf_killed, {"format": "hyperfine", "benchmark": "true"}, "SC323",
+     ("result", "benchmark")),
+    ("hyperfine-two-commands.json", _hf_null_run, {"format": "hyperfine", "benchmark": "true"}, "SC308",
+     ("result", "format")),
+    ("hyperfine-two-commands.json", _hf_huge, {"format": "hyperfine", "benchmark": "true", "unit": "ns"}, "SC308",
+     ("result", "unit")),
+    ("hyperfine-two-commands.json", None, {"pointer": "/results/0/exit_codes", "unit": "s"}, "SC323",
+     ("result", "pointer")),
+    ("pyperf-suite.json", _pp_junk, {"format": "pyperf", "benchmark": "sum_range_100"}, "SC308",
+     ("result", "format")),
+    ("pyperf-suite.json", _pp_run_unit, {"format": "pyperf", "benchmark": "sum_range_100"}, "SC511",
+     ("result", "benchmark")),
+    ("pytest-benchmark.json", None, {"pointer": "/benchmarks/0/stats/total", "unit": "s"}, "SC323",
+     ("result", "pointer")),
+    (ASV, None, {"pointer": "/results/benchmarks.TimeSuite.time_sum_range/6", "unit": "s"}, "SC323",
+     ("result", "pointer")),
+    (ASV, None, {"pointer": "/results/benchmarks.TimeSuite.time_sum_range/11/0", "unit": "ns"}, "SC511",
+     ("result", "unit")),
+]
+
+
+@pytest.mark.parametrize("name,edit,selection,code,loc", HOSTILE,
+                         ids=[f"{n}:{e.__name__ if e else 'as-written'}:{c}" for n, e, _, c, _ in HOSTILE])
+def test_a_hostile_edit_or_selection_is_refused_at_its_place(name, edit, selection, code, loc):
+    data = load(name)
+    if edit is not None:
+        edit(data)
+    got = read(data, **copy.deepcopy(selection))
+    assert got.measurement is None, got.measurement
+    assert [(p.code, p.loc) for p in got.problems] == [(code, loc)], got.problems
+
+
+def test_an_asv_time_benchmark_is_in_seconds_without_its_benchmarks_json_and_converts():
+    rel = "evidence/" + ASV
+    data = load(ASV)
+    samples = data["results"]["benchmarks.TimeSuite.time_sum_range"][data["result_columns"].index("samples")][0]
+    m = value(data, evidence=rel, format="asv", benchmark="benchmarks.TimeSuite.time_sum_range", unit="ns")
+    assert m.value == pytest.approx(float(numpy.median(samples)) * 1e9, rel=1e-12)
+
+
+def test_asv_parameters_written_loosely_do_not_stop_another_benchmark_from_reading():
+    data = load(ASV)
+    _asv_ints(data)
+    assert value(data, evidence="evidence/" + ASV, format="asv", benchmark="benchmarks.TimeSuite.time_sum_range").n
+
+
+def test_hidden_failed_requests_leave_the_tools_statistic_alone_with_a_warning():
+    data = load("vllm-serve.json")
+    _vllm_hidden_failures(data)
+    got = read(data, format="serving", metric="ttft")
+    assert [p.code for p in got.problems] == ["SC324"] and got.measurement is not None
+    assert got.measurement.n == 1 and "2 of the requests failed" in got.measurement.sources[0].alone

@@ -128,7 +128,8 @@ RULES: dict[str, Rule] = _rules(
     ("SC322", "tool-entry", "error", "A format: selection does not read: the file is not that tool's output, or "
      "holds no entry, metric or statistic by the names given."),
     ("SC323", "failed-runs", "error", "Runs read as measurements include failed runs, failed requests or warm-ups "
-     "(a tool's exit codes, errors or warm-up list say so)."),
+     "(a tool's exit codes, errors or warm-up list say so), or a tool's number that is not a measurement (an exit "
+     "code, a total, a count, an interval's end)."),
     ("SC324", "tool-statistic-alone", "warning", "A serving file records failed requests, so its per-request times "
      "are not read as runs: the claim rests on the tool's statistic over the successful requests, without an "
      "interval."),

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from . import stats, tools, units
-from .evidence import Artifact, JsonValue, escape_token
+from ..core.findings import kind_of
+from .evidence import Artifact, JsonValue, escape_token, is_number
 from .measured import Source
 from .selection import Loc, Problem, Refused, Where, refuse, value_at
 
@@ -36,14 +37,19 @@ def entry_words(spec) -> str:
     return ", ".join(parts) or "its only benchmark"
 
 
-def places(data: JsonValue, text: str) -> list[Where]:
-    """Where the values a format selection (as selector() wrote it) sit; [] when it no longer reads."""
+def _picked(data: JsonValue, text: str) -> tools.Picked | None:
     spec = json.loads(text)
     req = tools.Request(spec["benchmark"], spec["metric"], spec["stat"], (), "", lambda _rel: None)
     try:
-        return list(tools.pick(spec["format"], data, req).where)
+        return tools.pick(spec["format"], data, req)
     except Refused:
-        return []
+        return None
+
+
+def places(data: JsonValue, text: str) -> list[Where]:
+    """Where the values a format selection (as selector() wrote it) sit; [] when it no longer reads."""
+    picked = _picked(data, text)
+    return list(picked.where) if picked is not None else []
 
 
 def _sibling(get: GetArtifact) -> tools.Sibling:
@@ -67,8 +73,12 @@ def source(spec, art: Artifact, get: GetArtifact, loc: Loc, name: str | None, un
                          "metric: where the tool writes several)")
     req = tools.Request(spec.benchmark, spec.metric, spec.stat or "median", loc, art.rel, _sibling(get))
     picked = tools.pick(spec.format, art.data, req)
-    values = [float(value_at(art.data, where)) for where in picked.where]  # type: ignore[arg-type]  # numbers
-    shown, values = _in_unit(spec, picked, values, unit, loc, art.rel)
+    values = _numbers(art, picked, spec, loc)
+    try:
+        shown, values = _in_unit(spec, picked, values, unit, loc, art.rel)
+    except OverflowError:
+        raise refuse("SC308", loc + ("unit",), f"{described(spec)} in {art.rel}: the runs overflow a double in "
+                     f"{unit}", "show the value in a larger unit (or the tool's own)") from None
     summary = stats.summarise(values, spec.stat or "median", alpha) if picked.runs else None
     if summary is not None and not all(math.isfinite(v) for v in (summary.value, summary.low or 0,
                                                                   summary.high or 0)):
@@ -83,6 +93,24 @@ def source(spec, art: Artifact, get: GetArtifact, loc: Loc, name: str | None, un
         if picked.warn else None
     return Source(art.rel, entry_words(spec), "format", summary.value if summary else values[0], shown, meta, name,
                   summary, at, picked.where, spec.format, picked.stat, picked.alone, warning, picked.also)
+
+
+def _numbers(art: Artifact, picked: tools.Picked, spec, loc: Loc) -> list[float]:
+    """Every value the format picked, each a finite number (a null, a string or a boolean is refused, never
+    skipped or coerced)."""
+    out = []
+    for where in picked.where:
+        try:
+            found = value_at(art.data, where)
+        except (KeyError, IndexError, TypeError, ValueError):
+            found = None
+        if not is_number(found):
+            at = "".join("/" + escape_token(str(part)) for part in where)
+            raise refuse("SC308", loc + ("format",), f"{described(spec)} in {art.rel}: {at} is "
+                         f"{kind_of(found, json=True)}, not a finite number",
+                         "cite the tool's output as it wrote it: every run is a number")
+        out.append(float(found))
+    return out
 
 
 def _in_unit(spec, picked: tools.Picked, values: list[float], unit: str | None, loc: Loc,
@@ -177,4 +205,5 @@ def cited_value(data: JsonValue, kind: str, selector_text: str) -> JsonValue:
 
     if kind != "format":
         return evidence.cited_value(data, kind, selector_text)
-    return [value_at(data, where) for where in places(data, selector_text)]
+    picked = _picked(data, selector_text)  # the values, and the unit the tool states for them (time_unit may change)
+    return {"unit": picked.unit, "values": [value_at(data, where) for where in picked.where]} if picked else []

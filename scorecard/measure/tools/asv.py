@@ -17,13 +17,20 @@ import posixpath
 
 from ..evidence import is_number
 from ..selection import Where
-from .base import Picked, Request, entry, has_keys, numbers_at, run_places
+from .base import Picked, Request, entry, has_keys, runs_at
 
 NAME = "asv"
 SIGNATURE = ("commit_hash", "env_name", "date", "params", "python", "requirements", "result_columns", "results",
              "version")
 UNITS = {"seconds": "s", "bytes": "B"}
-_SPREADS = ("stats_q_25", "stats_q_75")
+_KINDS = (("timeraw_", "s"), ("time_", "s"), ("peakmem_", "B"), ("mem_", "B"))
+UNIT_WORDS = {"s": "seconds", "B": "bytes"}
+NOT_MEASURED = {"stats_ci_99_a": "an end of asv's interval (name it with low: and high:)",
+                "stats_ci_99_b": "an end of asv's interval (name it with low: and high:)",
+                "stats_q_25": "a quartile (a spread)", "stats_q_75": "a quartile (a spread)",
+                "stats_number": "a count of loops", "stats_repeat": "a count of samples",
+                "started_at": "a time stamp", "duration": "how long asv took to run it", "params": "a parameter",
+                "version": "a version"}
 
 
 def recognise(data: Any) -> bool:
@@ -41,9 +48,10 @@ def _combinations(data: dict, bench: str) -> list[tuple[str, ...]]:
     row = data["results"][bench]
     at = _column(data, "params")
     params = row[at] if isinstance(row, list) and at is not None and at < len(row) else None
-    if not params:
+    if not isinstance(params, list) or not params:
         return [()]
-    return list(itertools.product(*[[str(v) for v in values] for values in params]))
+    return list(itertools.product(*[[str(v) for v in values] if isinstance(values, list) else [str(values)]
+                                    for values in params]))
 
 
 def names(data: Any) -> list[tuple[str, Where]]:
@@ -67,8 +75,9 @@ def pick(data: Any, req: Request) -> Picked:
     also = (_described_in(req.rel),) if unit is not None else ()
     samples, result = _column(data, "samples"), _column(data, "result")
     assert result is not None  # recognised
-    if samples is not None and numbers_at(data, ("results", bench, samples, combo)) is not None:
-        return Picked(run_places(data, ("results", bench, samples, combo)), True, unit, unit_from, also=also)
+    runs = runs_at(data, ("results", bench, samples, combo)) if samples is not None else None
+    if runs is not None:
+        return Picked(runs, True, unit, unit_from, also=also)
     place = ("results", bench, result, combo)
     found = data["results"][bench]
     value = found[result][combo] if isinstance(found, list) and result < len(found) and \
@@ -88,26 +97,42 @@ def _described_in(rel: str) -> str:
     return posixpath.join(posixpath.dirname(posixpath.dirname(rel)), "benchmarks.json")
 
 
+def by_name(bench: str) -> str | None:
+    """The unit asv fixes by a benchmark's kind, its name's prefix: time_ and timeraw_ are seconds, mem_ and
+    peakmem_ bytes; a track_ benchmark states its own (in benchmarks.json)."""
+    word = bench.rsplit(".", 1)[-1]
+    return next((unit for prefix, unit in _KINDS if word.startswith(prefix)), None)
+
+
 def _unit(data: dict, bench: str, req: Request) -> tuple[str | None, str]:
+    fixed = by_name(bench)
+    if fixed is not None:
+        return fixed, f"asv measures a {bench.rsplit('.', 1)[-1].split('_')[0]}_ benchmark in {UNIT_WORDS[fixed]}"
     described = req.sibling(_described_in(req.rel))
     info = described.get(bench) if isinstance(described, dict) else None
     stated = info.get("unit") if isinstance(info, dict) else None
-    if not isinstance(stated, str):
+    if not isinstance(stated, str) or not stated.strip():
         return None, "no benchmarks.json beside the results folder states its unit"
     return UNITS.get(stated, "{" + stated + "}" if stated.isidentifier() else stated), \
         f"benchmarks.json gives its unit as {stated!r}"
 
 
 def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
-    return None  # the unit is in benchmarks.json, another file: a pointer or path keeps the typed unit
+    """The unit a time_ or mem_ benchmark's result and samples are in (a track_ benchmark's is in another file)."""
+    if len(where) >= 3 and where[0] == "results" and _column(data, "result") == where[2] or \
+            len(where) >= 3 and where[0] == "results" and _column(data, "samples") == where[2]:
+        fixed = by_name(str(where[1]))
+        if fixed is not None:
+            return fixed, f"asv measures {str(where[1]).rsplit('.', 1)[-1]} in {UNIT_WORDS[fixed]}"
+    return None
 
 
 def failures(data: Any, where: Where) -> str | None:
-    """The quartiles are spreads: a pointer into them is not a claim value."""
+    """A column that is not a measurement: an interval's end, a quartile, a count, a time stamp."""
     if len(where) >= 3 and where[0] == "results" and isinstance(data, dict):
-        for name in _SPREADS:
+        for name, what in NOT_MEASURED.items():
             if _column(data, name) == where[2]:
-                return f"the column {name} is a quartile (a spread), not a measurement"
+                return f"the column {name} is {what}, not a measurement"
     return None
 
 

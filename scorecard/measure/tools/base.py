@@ -48,15 +48,16 @@ class Request:
         return refuse(code, self.loc + (key,), f"{self.rel}: {message}", hint)
 
 
-def numbers_at(data: Any, place: Where) -> list[float] | None:
-    """The numbers of an array at place, or None when there is no such array of numbers."""
+def runs_at(data: Any, place: Where) -> tuple[Where, ...] | None:
+    """The places of every element of a non-empty array of runs at place, or None where there is none (each run is
+    checked to be a number by the reader: a null or a string among runs is refused, never skipped)."""
     try:
         found: Any = value_at(data, place)
     except (KeyError, IndexError, TypeError, ValueError):
         return None
-    if not isinstance(found, list) or not found or not all(is_number(v) for v in found):
+    if not isinstance(found, list) or not found:
         return None
-    return [float(v) for v in found]
+    return tuple((*place, i) for i in range(len(found)))
 
 
 def number_at(data: Any, place: Where) -> bool:
@@ -65,13 +66,6 @@ def number_at(data: Any, place: Where) -> bool:
         return is_number(value_at(data, place))
     except (KeyError, IndexError, TypeError, ValueError):
         return False
-
-
-def run_places(data: Any, place: Where) -> tuple[Where, ...]:
-    """The places of every element of the array of runs at place."""
-    found = value_at(data, place)
-    assert isinstance(found, list)
-    return tuple((*place, i) for i in range(len(found)))
 
 
 def entry(names: list[tuple[str, Where]], req: Request, tool: str, noun: str = "benchmark") -> Where:
@@ -88,7 +82,8 @@ def entry(names: list[tuple[str, Where]], req: Request, tool: str, noun: str = "
         return found[0]
     if len(found) > 1:
         raise req.refuse(f"{len(found)} {noun}s are named {req.benchmark!r}", "name the entry by a name only it "
-                         "has (pytest-benchmark: its fullname)", key="benchmark")
+                         "has (pytest-benchmark: its fullname), or cite a file that holds one of them",
+                         key="benchmark")
     close = difflib.get_close_matches(req.benchmark, [n for n, _ in names], n=1)
     hint = f"did you mean {close[0]!r}?" if close else \
         "known: " + ", ".join(repr(n) for n, _ in names[:8]) + (", ..." if len(names) > 8 else "")

@@ -16,7 +16,6 @@ from ..like import word_stat
 from .base import Picked, Request, entry, has_keys, metric, statistic
 
 NAME = "google-benchmark"
-ENTRY = ("name", "run_name", "run_type", "iterations", "real_time", "cpu_time", "time_unit")
 STANDARD = ("name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
             "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit", "aggregate_name",
             "aggregate_unit", "error_occurred", "error_message", "label", "big_o", "complexity", "rms")
@@ -24,12 +23,12 @@ UNITS = {"ns": "ns", "us": "us", "ms": "ms", "s": "s"}
 
 
 def recognise(data: Any) -> bool:
-    """A `context` object, and `benchmarks` whose entries carry Google Benchmark's keys."""
+    """A `context` object, and `benchmarks` whose entries carry a name, a run_name and a run_type (complexity
+    entries, BigO and RMS, included)."""
     if not (has_keys(data, ("context", "benchmarks")) and isinstance(data["context"], dict)
-            and isinstance(data["benchmarks"], list)):
+            and isinstance(data["benchmarks"], list) and data["benchmarks"]):
         return False
-    return all(has_keys(e, ENTRY) or (has_keys(e, ("name", "run_name", "run_type")) and "error_occurred" in e)
-               for e in data["benchmarks"])
+    return all(has_keys(e, ("name", "run_name", "run_type")) for e in data["benchmarks"])
 
 
 def names(data: Any) -> list[tuple[str, Where]]:
@@ -46,32 +45,71 @@ def pick(data: Any, req: Request) -> Picked:
     benches = data["benchmarks"]
     run_name = benches[first[1]]["run_name"]
     group = [i for i, e in enumerate(benches) if e.get("run_name") == run_name]
-    failed = failures(data, ("benchmarks", group[0]))
-    if failed:
-        raise req.refuse(failed, "fix the benchmark so it runs without error, and run it again", key="benchmark",
-                         code="SC323")
+    _check_group(data, group, req)
     runs = [i for i in group if benches[i].get("run_type") == "iteration"]
     counters = sorted({k for i in group for k, v in benches[i].items() if k not in STANDARD
                        and isinstance(v, (int, float)) and not isinstance(v, bool)})
     name = metric(req, ["real_time", "cpu_time", *counters], NAME, "real_time")
-    unit, unit_from = _unit(benches[group[0]], name)
     if len(runs) > 1:
+        unit, unit_from = _one_unit(benches, runs, name, req)
         return Picked(tuple(("benchmarks", i, name) for i in runs), True, unit, unit_from)
-    aggregates: dict[str, Where] = {str(benches[i].get("aggregate_name")): ("benchmarks", i, name) for i in group
-                  if benches[i].get("run_type") == "aggregate" and word_stat(str(benches[i].get("aggregate_name")))
-                  not in (None, "spread")}
+    aggregates = _aggregates(benches, group, req)
     if len(runs) == 1 and not aggregates:
+        unit, unit_from = _one_unit(benches, runs, name, req)
         return Picked((("benchmarks", runs[0], name),), False, unit, unit_from, None,
                       "a single run (no --benchmark_repetitions)")
-    return statistic(req, aggregates, data, unit, unit_from, "the file holds the aggregates only, not the "
+    places: dict[str, Where] = {stat: ("benchmarks", i, name) for stat, i in aggregates.items()}
+    unit, unit_from = _one_unit(benches, [aggregates[req.stat]] if req.stat in aggregates else [], name, req)
+    return statistic(req, places, data, unit, unit_from, "the file holds the aggregates only, not the "
                      "repetitions (--benchmark_report_aggregates_only)")
 
 
-def _unit(found: dict, name: str) -> tuple[str | None, str]:
-    if name in ("real_time", "cpu_time"):
-        unit = UNITS.get(str(found.get("time_unit")))
-        return unit, f"its time_unit is {found.get('time_unit')!r}"
-    return None, "Google Benchmark does not state a counter's unit"
+def _check_group(data: Any, group: list[int], req: Request) -> None:
+    """One benchmark's entries: none failed, and one family (two families cannot share a run_name)."""
+    benches = data["benchmarks"]
+    failed = failures(data, ("benchmarks", group[0]))
+    if failed:
+        raise req.refuse(failed, "fix the benchmark so it runs without error, and run it again", key="benchmark",
+                         code="SC323")
+    families = {(benches[i].get("family_index"), benches[i].get("per_family_instance_index")) for i in group
+                if benches[i].get("run_type") == "iteration"}
+    if len(families) > 1:
+        raise req.refuse(f"{len(families)} benchmarks share the run_name {benches[group[0]]['run_name']!r}",
+                         "give the benchmarks different names, or cite a file that holds one of them",
+                         key="benchmark")
+
+
+def _aggregates(benches: list, group: list[int], req: Request) -> dict[str, int]:
+    """The statistics Google Benchmark computed over the repetitions, by name (spreads and ratios left out)."""
+    out: dict[str, int] = {}
+    for i in group:
+        found = benches[i]
+        name = str(found.get("aggregate_name"))
+        if found.get("run_type") != "aggregate" or word_stat(name) in (None, "spread") or \
+                found.get("aggregate_unit", "time") != "time":
+            continue
+        if name in out:
+            raise req.refuse(f"two aggregates of {found.get('run_name')!r} are named {name!r}",
+                             "give the user statistic another name, or cite the repetitions", key="stat")
+        out[name] = i
+    return out
+
+
+def _one_unit(benches: list, entries: list[int], name: str, req: Request) -> tuple[str | None, str]:
+    """The time unit of the entries read (every one must be in the same unit), or None for a counter."""
+    if name not in ("real_time", "cpu_time"):
+        return None, "Google Benchmark does not state a counter's unit"
+    stated = {str(benches[i].get("time_unit")) for i in entries}
+    if len(stated) > 1:
+        raise req.refuse(f"the repetitions of {benches[entries[0]].get('run_name')!r} are in different time units "
+                         f"({', '.join(sorted(stated))})", "run the benchmark again with one unit for all its "
+                         "repetitions", key="benchmark", code="SC511")
+    text = stated.pop() if stated else "ns"
+    unit = UNITS.get(text)
+    if unit is None:
+        raise req.refuse(f"time_unit {text!r} is not one Google Benchmark writes (ns, us, ms, s)",
+                         "cite the file as the tool wrote it", key="benchmark", code="SC511")
+    return unit, f"its time_unit is {text!r}"
 
 
 def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
@@ -80,8 +118,9 @@ def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
         found = data["benchmarks"][where[1]]
         if found.get("aggregate_unit") == "percentage":
             return "x", "a percentage aggregate (aggregate_unit) is a ratio"
-        unit = UNITS.get(str(found.get("time_unit")))
-        return (unit, "the entry's time_unit says so") if unit else None
+        stated = found.get("time_unit")
+        return (UNITS.get(str(stated), str(stated)), "the entry's time_unit says so") if isinstance(stated, str) \
+            else None
     return None
 
 

@@ -12,18 +12,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..selection import Where
-from .base import Picked, Request, entry, has_keys, metric, numbers_at, run_places, statistic
+from .base import Picked, Request, entry, has_keys, metric, runs_at, statistic
 
 NAME = "hyperfine"
 SIGNATURE = ("command", "mean", "stddev", "median", "user", "system", "min", "max", "times")
+CORE = ("command", "times")
+NOT_MEASURED = {"exit_codes": "the exit codes are not measurements", "parameters": "a parameter is not a measurement"}
 TIME_KEYS = ("mean", "stddev", "median", "min", "max", "user", "system", "times")
 _FROM = "hyperfine writes times in seconds"
 
 
 def recognise(data: Any) -> bool:
-    """Every entry of a non-empty `results` holds hyperfine's keys."""
+    """Every entry of a non-empty `results` holds hyperfine's core: a command and its times (the statistics
+    beside them may be edited away; the times are still seconds)."""
     results = data.get("results") if isinstance(data, dict) else None
-    return isinstance(results, list) and bool(results) and all(has_keys(e, SIGNATURE) for e in results)
+    return isinstance(results, list) and bool(results) and \
+        all(has_keys(e, CORE) and isinstance(e["times"], list) for e in results)
 
 
 def names(data: Any) -> list[tuple[str, Where]]:
@@ -47,8 +51,9 @@ def pick(data: Any, req: Request) -> Picked:
     if failed:
         raise req.refuse(failed, "fix the command so every run succeeds, and run the benchmark again "
                          "(hyperfine --ignore-failure times failed runs too)", key="benchmark", code="SC323")
-    if numbers_at(data, (*at, key)) is not None:
-        return Picked(run_places(data, (*at, key)), True, unit, unit_from)
+    runs = runs_at(data, (*at, key))
+    if runs is not None:
+        return Picked(runs, True, unit, unit_from)
     fields = {s: (*at, s) for s in ("mean", "median", "min", "max")} if name == "time" else {}
     return statistic(req, fields, data, unit, unit_from, "the file holds no runs (times)")
 
@@ -63,14 +68,18 @@ def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
 
 
 def failures(data: Any, where: Where) -> str | None:
-    """Why the runs at where include failed ones: a command that exited non-zero was still timed."""
-    if len(where) < 3 or where[0] != "results" or where[2] not in ("times", "memory_usage_byte", "mean", "median",
-                                                                  "min", "max"):
+    """Why the value at where is not a measurement: an exit code, or runs of a command that failed (a command that
+    exited non-zero, or was killed by a signal: null, was still timed)."""
+    if len(where) < 3 or where[0] != "results":
         return None
-    codes = data["results"][where[1]].get("exit_codes")  # recognised
+    if where[2] in NOT_MEASURED:
+        return NOT_MEASURED[str(where[2])]
+    if where[2] not in ("times", "memory_usage_byte", "mean", "median", "min", "max", "user", "system"):
+        return None
+    codes = data["results"][where[1]].get("exit_codes")
     if not isinstance(codes, list):
         return None
-    bad = sum(1 for c in codes if c not in (0, None))
+    bad = sum(1 for c in codes if c != 0)  # null: killed by a signal
     if not bad:
         return None
     return (f"{bad} of the {len(codes)} runs of {data['results'][where[1]]['command']!r} failed (exit_codes): a "

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..evidence import is_number
 from ..selection import Where
 from .base import Picked, Request, entry, has_keys
 
@@ -44,20 +43,34 @@ def pick(data: Any, req: Request) -> Picked:
         raise req.refuse("pyperf records one metric per benchmark (its unit is in its metadata)",
                          "remove metric:", key="metric")
     assert isinstance(data, dict)
-    places = tuple(("benchmarks", at[1], "runs", r, "values", k)
-                   for r, run in enumerate(data["benchmarks"][at[1]]["runs"]) if isinstance(run, dict)
-                   for k, v in enumerate(run.get("values") or []) if is_number(v))
+    runs = data["benchmarks"][at[1]]["runs"]
+    places = tuple(("benchmarks", at[1], "runs", r, "values", k) for r, run in enumerate(runs)
+                   if isinstance(run, dict) and isinstance(run.get("values"), list)
+                   for k in range(len(run["values"])))  # every value: one that is not a number is refused
     if not places:
         raise req.refuse(f"benchmark {req.benchmark!r} holds no values (only warm-ups or calibration runs)",
                          "run pyperf without --calibrate-loops, or with more values", key="benchmark")
+    text = _unit_text(data, int(at[1]))
+    other = {str(run["metadata"]["unit"]) for run in runs if isinstance(run, dict) and
+             isinstance(run.get("metadata"), dict) and "unit" in run["metadata"]} - {text}
+    if other:
+        raise req.refuse(f"a run states another unit ({', '.join(sorted(other))}) than its benchmark ({text})",
+                         "cite the file as pyperf wrote it", key="benchmark", code="SC511")
     unit, unit_from = _unit(data, int(at[1]))
     return Picked(places, True, unit, unit_from)
 
 
-def _unit(data: dict, index: int) -> tuple[str | None, str]:
+def _unit_text(data: dict, index: int) -> str:
     stated = _metadata(data, index, "unit")
-    text = "second" if stated is None else str(stated)  # pyperf's default unit
-    return UNITS.get(text), f"its metadata unit is {text!r}"
+    return "second" if stated is None else str(stated)  # pyperf's default unit
+
+
+def _unit(data: dict, index: int) -> tuple[str | None, str]:
+    """pyperf's unit for a benchmark: second (its default) is s, byte is B, integer a plain count (the typed unit
+    stands); another word is compared by its spelling."""
+    text = _unit_text(data, index)
+    unit = UNITS.get(text, None if text == "integer" else text)
+    return unit, f"its metadata unit is {text!r}"
 
 
 def unit_at(data: Any, where: Where) -> tuple[str, str] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..selection import Where
-from .base import Picked, Request, entry, has_keys, metric, numbers_at, run_places, statistic
+from .base import Picked, Request, entry, has_keys, metric, runs_at, statistic
 
 NAME = "pytest-benchmark"
 SIGNATURE = ("machine_info", "commit_info", "benchmarks", "datetime", "version")
@@ -36,8 +36,9 @@ def pick(data: Any, req: Request) -> Picked:
     at = entry(names(data, full=req.benchmark is not None and "::" in req.benchmark), req, NAME)
     metric(req, ["time"], NAME, "time")
     stats = (*at, "stats")
-    if numbers_at(data, (*stats, "data")) is not None:
-        return Picked(run_places(data, (*stats, "data")), True, "s", _FROM)
+    runs = runs_at(data, (*stats, "data"))
+    if runs is not None:
+        return Picked(runs, True, "s", _FROM)
     fields = {s: (*stats, s) for s in ("min", "max", "mean", "median")}
     return statistic(req, fields, data, "s", _FROM,
                      "the file holds no rounds (saved without --benchmark-save-data)")
@@ -46,14 +47,21 @@ def pick(data: Any, req: Request) -> Picked:
 def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
     """The unit pytest-benchmark defines for the value at where."""
     if len(where) >= 4 and where[0] == "benchmarks" and where[2] == "stats":
-        if where[3] in TIME_KEYS:
+        if where[3] in TIME_KEYS and where[3] != "total":
             return "s", _FROM
         if where[3] == "ops":
             return "1/s", "pytest-benchmark's ops is per second"
     return None
 
 
+NOT_MEASURED = {"total": "the sum of all rounds", "rounds": "a count of rounds", "iterations": "a count of loops",
+                "iqr_outliers": "a count of outliers", "stddev_outliers": "a count of outliers"}
+
+
 def failures(data: Any, where: Where) -> str | None:
+    """A number in stats that is not a measurement of one call: a total or a count."""
+    if len(where) >= 4 and where[0] == "benchmarks" and where[2] == "stats" and where[3] in NOT_MEASURED:
+        return f"stats.{where[3]} is {NOT_MEASURED[str(where[3])]}, not a measurement of one call"
     return None
 
 

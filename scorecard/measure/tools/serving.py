@@ -41,12 +41,21 @@ def names(data: Any) -> list[tuple[str, tuple]]:
 
 
 def failed(data: Any) -> int:
-    """How many requests the file records as failed (vLLM's failed, or a non-empty error)."""
+    """How many requests the file records as failed: a non-empty error, vLLM's failed count, or per-request times
+    beyond the requests completed."""
     assert isinstance(data, dict)
     errors = data.get("errors")
     by_error = sum(1 for e in errors if e) if isinstance(errors, list) else 0
     count = data.get("failed")
-    return max(by_error, int(count) if is_number(count) else 0)
+    completed, ttfts = data.get("completed"), data.get("ttfts")
+    beyond = len(ttfts) - int(completed) if isinstance(ttfts, list) and is_number(completed) else 0
+    return max(by_error, int(count) if is_number(count) else 0, beyond)
+
+
+def none_succeeded(data: Any) -> bool:
+    """Whether no request completed: then even the tool's statistics are zeros, not measurements."""
+    completed = data.get("completed")
+    return not is_number(completed) or completed <= 0
 
 
 def pick(data: Any, req: Request) -> Picked:
@@ -54,6 +63,10 @@ def pick(data: Any, req: Request) -> Picked:
     if req.benchmark is not None and req.benchmark != str(data.get("backend")):
         raise req.refuse(f"a serving file holds one run, of backend {data.get('backend')!r}, not "
                          f"{req.benchmark!r}", "remove benchmark:, or cite the file of that run", key="benchmark")
+    if none_succeeded(data):
+        raise req.refuse(f"no request completed (completed: {data.get('completed')!r}): the tool's numbers are "
+                         "zeros, not measurements", "fix the server or the benchmark and run it again",
+                         key="format", code="SC323")
     known = [m for m in ("ttft", "tpot", "itl", "e2el") if _stats(data, m)] + [r for r in RATES if r in data]
     name = metric(req, known, NAME, "ttft")
     if name in RATES:
@@ -86,12 +99,11 @@ def _runs(data: dict, name: str) -> tuple[Where, ...] | None:
     found = data.get(key) if key is not None else None
     if key is None or not isinstance(found, list) or not found:
         return None
-    if name == "itl":
-        places = tuple((key, i, j) for i, gaps in enumerate(found) if isinstance(gaps, list)
-                       for j, gap in enumerate(gaps) if is_number(gap))
+    if name == "itl":  # a list of gaps per request; an entry that is not a list is refused as not a number
+        places = tuple(place for i, gaps in enumerate(found)
+                       for place in ([(key, i, j) for j in range(len(gaps))] if isinstance(gaps, list) else [(key, i)]))
         return places or None
-    return tuple((key, i) for i, v in enumerate(found) if is_number(v)) if all(is_number(v) for v in found) \
-        else None
+    return tuple((key, i) for i in range(len(found)))
 
 
 def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
@@ -109,7 +121,10 @@ def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
 
 
 def failures(data: Any, where: Where) -> str | None:
-    """The per-request arrays of a run with failed requests hold them as 0.0: not measurements."""
+    """The per-request arrays of a run with failed requests hold them as 0.0: not measurements; nor is anything a
+    run where no request completed."""
+    if where and none_succeeded(data) and where[0] not in ("completed", "failed", "num_prompts"):
+        return "no request completed: the tool's numbers are zeros, not measurements"
     if not where or where[0] not in ("ttfts", "itls", "latencies"):
         return None
     bad = failed(data)
