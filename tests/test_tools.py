@@ -235,6 +235,7 @@ def test_every_tool_file_is_recognised_as_its_tool_and_no_other_evidence_is():
 
 # Evidence outside tests/tools that carries a tool's whole signature (the example ledger and the corpus).
 RECOGNISED_ELSEWHERE = {
+    "tests/ledgers/bad/tool-statistic-judged-with-its-runs/evidence/hyperfine.json": "hyperfine",
     "evidence/sample/tools/asv/results/sample-vm/00000000-sample-py3.11.json": "asv",
     "evidence/sample/tools/hyperfine-cli-start.json": "hyperfine",
     "evidence/sample/tools/pytest-benchmark.json": "pytest-benchmark",
@@ -530,3 +531,55 @@ def test_hidden_failed_requests_leave_the_tools_statistic_alone_with_a_warning()
     got = read(data, format="serving", metric="ttft")
     assert [p.code for p in got.problems] == ["SC324"] and got.measurement is not None
     assert got.measurement.n == 1 and "2 of the requests failed" in got.measurement.sources[0].alone
+
+
+# --- a tool's statistic named by pointer is judged with the runs it summarised ------------------------------
+
+def test_a_pointer_to_a_tools_statistic_is_judged_with_its_runs_in_each_format():
+    hf = load("hyperfine-two-commands.json")
+    m = value(hf, pointer="/results/0/median", unit="s")
+    short = value(hf, format="hyperfine", benchmark="sleep 0.001")
+    assert (m.n, m.summary.stat) == (8, "median") and m.low is not None
+    assert (m.value, m.low, m.high) == (short.value, short.low, short.high)
+    assert value(hf, pointer="/results/0/max", unit="s").summary.stat == "max"
+    pb = load("pytest-benchmark.json")
+    m = value(pb, path="$.benchmarks[?@.name == 'test_sum_range'].stats.mean", unit="s")
+    assert (m.n, m.summary.stat) == (len(pb["benchmarks"][0]["stats"]["data"]), "mean")
+    assert m.value == pytest.approx(numpy.mean(pb["benchmarks"][0]["stats"]["data"]), rel=1e-12)
+    gb = load("google-benchmark.json")
+    m = value(gb, path="$.benchmarks[?@.name == 'plain_join_mean'].real_time", unit="ns")
+    assert (m.n, m.summary.stat) == (3, "mean") and m.low is not None
+    data = load(ASV)
+    m = value(data, pointer="/results/benchmarks.TimeSuite.time_sum_range/0/0", unit="s")
+    assert (m.n, m.summary.stat) == (10, "median")
+    sv = load("vllm-serve.json")
+    assert value(sv, pointer="/median_ttft_ms", unit="ms").n == 1  # a request failed: the statistic stands alone
+    bad = sv["errors"].index(next(e for e in sv["errors"] if e))
+    for key in ("ttfts", "itls", "latencies", "errors"):
+        del sv[key][bad]
+    sv["failed"], sv["completed"] = 0, len(sv["ttfts"])
+    m = value(sv, pointer="/p99_itl_ms", unit="ms")
+    assert (m.n, m.summary.stat) == (sum(len(g) for g in sv["itls"]), "p99")
+    assert m.value == pytest.approx(float(numpy.quantile([x for g in sv["itls"] for x in g], 0.99)) * 1000)
+
+
+@settings(max_examples=40)
+@given(runs=RUNS, stat=st.sampled_from(["median", "mean", "min", "max"]), bar=st.floats(min_value=1e-6, max_value=1e3))
+def test_one_quantity_one_verdict_however_it_is_selected(runs, stat, bar):
+    """hyperfine's median (or mean, min, max) by pointer, by path, or by format: the same number, interval and
+    verdict: the statistic over the runs, whatever the file says the statistic is."""
+    data = load("hyperfine-two-commands.json")
+    entry = data["results"][1]
+    entry.update(times=runs, exit_codes=[0] * len(runs), **{stat: 12345.0})  # the file's own figure is ignored
+    picks = [value(data, pointer=f"/results/1/{stat}", unit="s"),
+             value(data, path=f"$.results[?@.command == 'true'].{stat}", unit="s"),
+             value(data, format="hyperfine", benchmark="true", stat=stat)]
+    sota = SimpleNamespace(value=bar, unit="s", better="lower", stat=None)
+    verdicts = {(m.value, m.low, m.high, compare.compare(m, sota, 0.05).standing) for m in picks}
+    assert len(verdicts) == 1, verdicts
+
+
+def test_a_path_over_several_asv_results_is_not_read_as_the_first_ones_runs():
+    data = load(ASV)
+    code, loc, _ = problem(data, path="$.results[*][0][0]", unit="s")
+    assert (code, loc) == ("SC319", ("result", "path"))

@@ -73,9 +73,9 @@ def source(spec, art: Artifact, get: GetArtifact, loc: Loc, name: str | None, un
                          "metric: where the tool writes several)")
     req = tools.Request(spec.benchmark, spec.metric, spec.stat or "median", loc, art.rel, _sibling(get))
     picked = tools.pick(spec.format, art.data, req)
-    values = _numbers(art, picked, spec, loc)
+    values = _numbers(art, picked, described(spec), loc + ("format",))
     try:
-        shown, values = _in_unit(spec, picked, values, unit, loc, art.rel)
+        shown, values = _in_unit(f"{described(spec)} in {art.rel}", picked, values, unit, loc)
     except OverflowError:
         raise refuse("SC308", loc + ("unit",), f"{described(spec)} in {art.rel}: the runs overflow a double in "
                      f"{unit}", "show the value in a larger unit (or the tool's own)") from None
@@ -95,7 +95,7 @@ def source(spec, art: Artifact, get: GetArtifact, loc: Loc, name: str | None, un
                   summary, at, picked.where, spec.format, picked.stat, picked.alone, warning, picked.also)
 
 
-def _numbers(art: Artifact, picked: tools.Picked, spec, loc: Loc) -> list[float]:
+def _numbers(art: Artifact, picked: tools.Picked, what: str, loc: Loc) -> list[float]:
     """Every value the format picked, each a finite number (a null, a string or a boolean is refused, never
     skipped or coerced)."""
     out = []
@@ -106,32 +106,49 @@ def _numbers(art: Artifact, picked: tools.Picked, spec, loc: Loc) -> list[float]
             found = None
         if not is_number(found):
             at = "".join("/" + escape_token(str(part)) for part in where)
-            raise refuse("SC308", loc + ("format",), f"{described(spec)} in {art.rel}: {at} is "
+            raise refuse("SC308", loc, f"{what} in {art.rel}: {at} is "
                          f"{kind_of(found, json=True)}, not a finite number",
                          "cite the tool's output as it wrote it: every run is a number")
         out.append(float(found))
     return out
 
 
-def _in_unit(spec, picked: tools.Picked, values: list[float], unit: str | None, loc: Loc,
-             rel: str) -> tuple[str, list[float]]:
+def _in_unit(what: str, picked: tools.Picked, values: list[float], unit: str | None,
+             loc: Loc) -> tuple[str, list[float]]:
     """The unit shown (typed, else the tool's) and the values converted to it from the tool's."""
     if unit is None:
         if picked.unit is None:
-            raise refuse("SC511", loc + ("format",), f"{described(spec)} in {rel}: {picked.unit_from}, and no "
-                         "unit: is given", "add unit: with the unit the tool measured it in")
+            raise refuse("SC511", loc + ("format",), f"{what}: {picked.unit_from}, and no unit: is given",
+                         "add unit: with the unit the tool measured it in")
         return picked.unit, values
     if picked.unit is None:
         return unit, values
     typed, tool = units.with_count_words(unit), units.with_count_words(picked.unit)
     if typed.problem is not None or not typed.comparable(tool):
         raise refuse("SC511", loc + ("unit",), f"unit '{unit.strip()}' does not convert from the tool's: "
-                     f"{described(spec)} in {rel} is in {picked.unit} ({picked.unit_from})",
+                     f"{what} is in {picked.unit} ({picked.unit_from})",
                      f"write unit: {picked.unit}, a unit it converts to, or leave unit: out")
     if typed.factor == tool.factor:
         return unit, values
     scale = Fraction(repr(tool.factor)) / Fraction(repr(typed.factor))
     return unit, [float(Fraction(repr(v)) * scale) for v in values]
+
+
+def behind(art: Artifact, where: Where, unit: str | None, loc: Loc, sel_loc: Loc,
+           selector_text: str) -> tuple[str, list[float], tuple[Where, ...]] | None:
+    """(statistic, the runs in the typed unit, their places) where a pointer or path names a tool's statistic whose
+    runs are in the file: the claim is then judged with those runs (one quantity, one verdict)."""
+    found = tools.behind(art.data, where)
+    if found is None:
+        return None
+    stat, picked = found
+    values = _numbers(art, picked, f"the runs behind '{selector_text}'", sel_loc)
+    try:
+        _, values = _in_unit(f"the runs behind '{selector_text}' in {art.rel}", picked, values, unit, loc)
+    except OverflowError:
+        raise refuse("SC308", loc + ("unit",), f"the runs behind '{selector_text}' in {art.rel} overflow a double "
+                     f"in {unit}", "show the value in a larger unit") from None
+    return stat, values, picked.where
 
 
 def check_recognised(art: Artifact, where: list[Where], unit: str | None, loc: Loc, selector_text: str,
@@ -176,6 +193,25 @@ def told(exc: Refused, art: Artifact, kind: str, selector_text: str) -> Refused:
     form = tools.short_form(art.data, place) or f"format: {fmt.NAME}, benchmark: <its name>"
     return Refused(type(problem)(problem.code, problem.loc, problem.message,
                                  f"{problem.hint}; or read it in the tool's own words: {form}"))
+
+
+def a_tools_statistic(exc: Refused, art: Artifact, kind: str, selector_text: str) -> Where | None:
+    """Where a selection refused as one run picked out of several (SC319) names a statistic a recognised tool
+    computed over runs in the file (asv's result column beside its other columns): its place, to be read with them."""
+    if exc.problem.code != "SC319" or _count(art.data, kind, selector_text) != 1:
+        return None  # a selection of several values is judged as what it selects
+    place = _first_place(art.data, kind, selector_text)
+    return place if place and tools.behind(art.data, place) is not None else None
+
+
+def _count(data: JsonValue, kind: str, selector_text: str) -> int:
+    from .evidence import located as locate
+    from .jsonquery import QueryError
+
+    try:
+        return len(locate(data, kind, selector_text))
+    except (QueryError, ValueError, RecursionError):
+        return 0
 
 
 def _first_place(data: JsonValue, kind: str, selector_text: str) -> Where:

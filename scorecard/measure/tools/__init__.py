@@ -54,6 +54,16 @@ def failed_at(data: Any, where: Where, fmt: ModuleType | None = None) -> str | N
     return fmt.failures(data, where) if fmt is not None else None
 
 
+def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
+    """(statistic, the runs it summarised) where a pointer or path names a statistic a recognised tool computed
+    over runs that are in the file: then it is judged with those runs, one quantity, one verdict."""
+    fmt = recognise(data)
+    try:
+        return fmt.behind(data, where) if fmt is not None else None
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+
+
 def short_form(data: Any, where: Where) -> str | None:
     """The format: form that reads the entry a pointer or path names, in a recognised file."""
     fmt = recognise(data)

@@ -138,3 +138,13 @@ def failures(data: Any, where: Where) -> str | None:
 
 def hint(data: Any, where: Where) -> str:
     return f"format: asv, benchmark: {where[1]!r}, stat: median"
+
+
+def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
+    """asv's result (the median) for one parameter combination and the samples it is the median of."""
+    if len(where) != 4 or where[0] != "results" or where[2] != _column(data, "result"):
+        return None
+    samples = _column(data, "samples")
+    runs = runs_at(data, ("results", where[1], samples, where[3])) if samples is not None else None
+    fixed = by_name(str(where[1]))
+    return ("median", Picked(runs, True, fixed, "asv's samples")) if runs and fixed else None

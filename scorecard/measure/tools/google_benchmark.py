@@ -139,3 +139,22 @@ def failures(data: Any, where: Where) -> str | None:
 def hint(data: Any, where: Where) -> str:
     name = data["benchmarks"][where[1]]["run_name"] if len(where) > 1 else "..."
     return f"format: google-benchmark, benchmark: {name!r}, metric: real_time, stat: median"
+
+
+def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
+    """An aggregate a pointer names (the median entry's real_time) and the repetitions it summarised."""
+    if len(where) != 3 or where[0] != "benchmarks" or where[2] not in ("real_time", "cpu_time"):
+        return None
+    benches = data["benchmarks"]
+    found = benches[where[1]]
+    stat = word_stat(str(found.get("aggregate_name")))
+    if found.get("run_type") != "aggregate" or stat not in ("median", "mean"):
+        return None
+    runs = [i for i, e in enumerate(benches) if e.get("run_name") == found.get("run_name")
+            and e.get("run_type") == "iteration"]
+    units = {str(benches[i].get("time_unit")) for i in runs} | {str(found.get("time_unit"))}
+    if len(runs) < 2 or len(units) > 1 or units.pop() not in UNITS:
+        return None
+    unit = UNITS[str(found.get("time_unit"))]
+    return stat, Picked(tuple(("benchmarks", i, where[2]) for i in runs), True, unit,
+                        f"its time_unit is {found.get('time_unit')!r}")

@@ -90,3 +90,11 @@ def hint(data: Any, where: Where) -> str:
     """The short form that reads the entry at where."""
     command = data["results"][where[1]]["command"] if len(where) > 1 else "..."
     return f"format: hyperfine, benchmark: {command!r}, stat: median"
+
+
+def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
+    """The statistic a pointer names (results/i/median) and the runs it summarised (results/i/times)."""
+    if len(where) == 3 and where[0] == "results" and where[2] in ("mean", "median", "min", "max"):
+        runs = runs_at(data, ("results", where[1], "times"))
+        return (str(where[2]), Picked(runs, True, "s", _FROM)) if runs else None
+    return None

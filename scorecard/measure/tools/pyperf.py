@@ -91,3 +91,7 @@ def failures(data: Any, where: Where) -> str | None:
 def hint(data: Any, where: Where) -> str:
     name = _metadata(data, int(where[1]), "name") if len(where) > 1 else "..."
     return f"format: pyperf, benchmark: {name!r}, stat: median"
+
+
+def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
+    return None  # pyperf writes no statistics: its readers compute them

@@ -68,3 +68,12 @@ def failures(data: Any, where: Where) -> str | None:
 def hint(data: Any, where: Where) -> str:
     name = data["benchmarks"][where[1]]["name"] if len(where) > 1 else "..."
     return f"format: pytest-benchmark, benchmark: {name!r}, stat: median"
+
+
+def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
+    """The statistic a pointer names (stats/median) and the rounds it summarised (stats/data)."""
+    if len(where) == 4 and where[0] == "benchmarks" and where[2] == "stats" and where[3] in ("min", "max", "mean",
+                                                                                            "median"):
+        runs = runs_at(data, (*where[:3], "data"))
+        return (str(where[3]), Picked(runs, True, "s", _FROM)) if runs else None
+    return None

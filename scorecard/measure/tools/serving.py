@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from ..evidence import is_number
 from ..selection import Where
+from ..stats import quantile_of
 from .base import Picked, Request, has_keys, metric, number_at, statistic
 
 NAME = "serving"
@@ -139,3 +140,21 @@ def hint(data: Any, where: Where) -> str:
     name = next((m for m, k in RUNS.items() if k == key), None) or \
         next((m for m, words in STATS.items() for w in words if key.endswith(f"_{w}_ms")), "ttft")
     return f"format: serving, metric: {name}, stat: median"
+
+
+def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
+    """The tool's statistic a pointer names (median_ttft_ms) and the per-request times it summarised, where every
+    request succeeded."""
+    if len(where) != 1 or not isinstance(where[0], str) or failed(data) or none_succeeded(data):
+        return None
+    head, _, rest = where[0].partition("_")
+    name = next((m for m, words in STATS.items() for w in words if rest == f"{w}_ms"), None)
+    stat = "mean" if head == "mean" else "median" if head == "median" else head if head.startswith("p") else None
+    if name is None or stat is None or (stat.startswith("p") and not _is_quantile(stat)):
+        return None
+    runs = _runs(data, name)
+    return (stat, Picked(runs, True, "s", _FROM_S)) if runs else None
+
+
+def _is_quantile(word: str) -> bool:
+    return quantile_of(word) is not None
