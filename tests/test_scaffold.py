@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -130,3 +132,35 @@ def test_every_example_text_of_a_new_record_is_caught_and_a_fresh_ledger_says_so
     site = "".join(p.read_text() for p in (root / "site").rglob("*.html"))
     shown = [text for text in [*placeholders.DIMENSION.values(), placeholders.LEADER] if text in site]
     assert shown, "the published site shows the example text the warnings named"
+
+
+def test_new_reads_a_tools_output_in_its_own_words(base_ledger):
+    """`new --evidence` recognises the tool that wrote the file and writes the short form, with the tool's unit."""
+    tools = Path(__file__).parent / "tools"
+    shutil.copy(tools / "hyperfine-two-commands.json", base_ledger / "evidence/hf.json")
+    proc = run_cli("new", "speed/start", "--status", "leads", "--evidence", "evidence/hf.json", "--benchmark", "true",
+                   cwd=base_ledger)
+    assert proc.returncode == 0, proc.stderr
+    text = (base_ledger / "claims/speed/start.yaml").read_text()
+    assert "  format: hyperfine " in text and '  benchmark: "true" ' in text and 'also here: "sleep 0.001"' in text
+    assert "  unit: s " in text and "  better: lower " in text and "pointer:" not in text.split("result:")[1]
+    found = run_cli("validate", "--format", "json", cwd=base_ledger)
+    errors = [f for f in json.loads(found.stdout)["findings"] if f["severity"] == "error"]
+    assert errors == []  # the tool's runs read, in its unit: only the example text is left to replace
+    shutil.copy(tools / "vllm-serve.json", base_ledger / "evidence/serving.json")
+    proc = run_cli("new", "speed/ttft", "--status", "leads", "--evidence", "serving.json", cwd=base_ledger)
+    assert proc.returncode == 0, proc.stderr
+    assert "  format: serving " in (base_ledger / "claims/speed/ttft.yaml").read_text()
+
+
+def test_new_with_evidence_of_no_tool_points_and_refuses_a_wrong_format(base_ledger):
+    assert run_cli("new", "core/gamma", "--status", "leads", "--evidence", "evidence/run.json",
+                   cwd=base_ledger).returncode == 0
+    text = (base_ledger / "claims/core/gamma.yaml").read_text()
+    assert "evidence: evidence/run.json" in text and "pointer:" in text and "\n  format:" not in text
+    proc = run_cli("new", "core/delta", "--status", "leads", "--evidence", "evidence/run.json", "--format",
+                   "hyperfine", cwd=base_ledger)
+    assert proc.returncode == 2 and "not hyperfine output" in proc.stderr
+    proc = run_cli("new", "core/delta", "--status", "leads", "--evidence", "evidence/none.json", cwd=base_ledger)
+    assert proc.returncode == 2 and "does not exist" in proc.stderr or "missing" in proc.stderr
+    assert not (base_ledger / "claims/core/delta.yaml").exists()

@@ -15,6 +15,7 @@ import click
 from .. import DISTRIBUTION, __version__
 from .report import FORMATS
 from ..core.statuses import MEASURED, STATUSES
+from ..measure.tools import NAMES as FORMAT_NAMES
 
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
@@ -250,16 +251,24 @@ def init(folder: Path, subject: str, title: str, ci: str) -> None:
               default="no-claim", show_default=True, help="The new dimension's status.")
 @click.option("--title", default=None, help="The dimension's title (default: from the id).")
 @click.option("--category-title", default=None, help="A new category's title (default: from its slug).")
-def new(root: str | None, target: str, status: str, title: str | None, category_title: str | None) -> None:
+@click.option("--evidence", default=None, metavar="FILE", help="The artifact under evidence/ the result reads; a "
+              "tool's output (found by its keys) is read in the tool's own words (format:).")
+@click.option("--format", "fmt", type=click.Choice(list(FORMAT_NAMES)), default=None,
+              help="The tool that wrote --evidence (default: recognised by its keys).")
+@click.option("--benchmark", default=None, help="The tool's name for the entry in --evidence (default: the first).")
+def new(root: str | None, target: str, status: str, title: str | None, category_title: str | None,
+        evidence: str | None, fmt: str | None, benchmark: str | None) -> None:
     """Create claims/CATEGORY/ID.yaml with every field commented (never overwrites)."""
     from .scaffold import new as make
 
     ledger_root = _root(root)
-    written = make(ledger_root, target, status, title=title, category_title=category_title)
+    written = make(ledger_root, target, status, title=title, category_title=category_title, evidence=evidence,
+                   fmt=fmt, benchmark=benchmark)
     for rel in written:
         _echo(f"created {rel}")
     if status in MEASURED:
-        _echo("next: commit the evidence file the record's result names, and point result.pointer at the number")
+        _echo("next: set sota to the bar and the claim in words" if evidence else
+              "next: commit the evidence file the record's result names, and point result.pointer at the number")
 
 
 @main.command()

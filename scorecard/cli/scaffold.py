@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import DISTRIBUTION, __version__
@@ -50,7 +51,7 @@ sota:                                 # required: the bar to beat
     Name the best published result, with its number.
   value: 100                          # optional number; needs unit and better
   unit: {unit}                          # the unit of value
-  better: higher                      # higher | lower
+  better: {better}                      # higher | lower
   # stat: median                      # the bar's statistic (median, mean, p99 ...): ours must then be the same
   source: https://example.org/paper   # required: http(s) URL stating the bar
   date: {date}                         # required: YYYY, YYYY-MM or YYYY-MM-DD
@@ -70,6 +71,8 @@ RESULT = """result:                               # required for leads, parity, 
   # path: "$.benchmarks[?@.name == 'test_x'].stats.median"   # or an RFC 9535 JSONPath query instead of pointer
   unit: {unit}                          # converted to sota.unit before the honesty check (s, ms, kB, KiB, tok/s, x, %)
   # stat: median                      # for runs: median (default), mean, p99, min or max; a lead needs its 95% CI ahead
+  # format: hyperfine                 # or read a tool's own output in its words, instead of pointer: (docs: formats):
+  #   hyperfine | pytest-benchmark | pyperf | google-benchmark | asv | serving, with benchmark: and metric:
   # low: {{pointer: /ci/low}}            # an interval the artifact reports itself (with high:)
   # high: {{pointer: /ci/high}}
   # A derived value instead of evidence/pointer:
@@ -175,17 +178,75 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci
     return _write_all(folder, files), note
 
 
+TOOL_RESULT = """result:                               # required for leads, parity, trails, simulated
+  evidence: evidence/{evidence}        # {tool} output (recognised by the keys it always writes)
+  format: {tool}               # read in the tool's own words: its runs, units and failed runs (docs: formats)
+  benchmark: {benchmark}        # the tool's name for the entry{others}
+  stat: median                        # over its runs: median (default), mean, p99, min or max
+  # unit: {unit}                          # optional: the unit to show it in; the tool states {unit}
+"""
+
+
 def dimension_text(dim_id: str, status: str, depth: int = 2, evidence: str | None = None,
-                   pointer: str = "/path/to/value", title: str | None = None) -> str:
-    """The text of a new dimension record with every field and a comment on each."""
+                   pointer: str = "/path/to/value", title: str | None = None, tool: Detected | None = None) -> str:
+    """The text of a new dimension record with every field and a comment on each (a result in a tool's own words
+    where its evidence is a tool's output)."""
     measured = status in MEASURED
-    result = RESULT.format(evidence=evidence or f"{dim_id}.json", pointer=pointer, unit="req/s") if measured else ""
+    unit, better = (tool.unit, tool.better) if tool is not None else ("req/s", "higher")
+    result = RESULT.format(evidence=evidence or f"{dim_id}.json", pointer=pointer, unit=unit)
+    if tool is not None:
+        result = TOOL_RESULT.format(evidence=evidence, tool=tool.name, benchmark=yaml_text(tool.benchmark),
+                                    others=tool.others, unit=unit)
     claim = {"no-claim": "no number yet", "out-of-scope": "not this system's axis"}.get(status, "our number, in words")
     trace = f"  - evidence/{evidence or dim_id + '.json'}\n" if measured else ""
     return DIMENSION.format(modeline=_modeline("dimension", depth),
                             title=yaml_text(title) if title else dim_id.replace("-", " ").capitalize(),
-                            unit="req/s", date="2025-06", status=status, statuses=" | ".join(STATUSES),
-                            claim=claim, result=result, trace=trace)
+                            unit=unit, better=better, date="2025-06", status=status, statuses=" | ".join(STATUSES),
+                            claim=claim, result=result if measured else "", trace=trace)
+
+
+@dataclass(frozen=True)
+class Detected:
+    """A tool's output found at the evidence named: the format, the entry to read, and its unit."""
+
+    name: str
+    benchmark: str
+    others: str  # a comment naming the file's other entries
+    unit: str
+    better: str
+
+
+def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None) -> Detected | None:
+    """The tool that wrote evidence/<evidence> (fmt, or recognised by its keys), or None for a file of no tool's."""
+    from ..measure import tools
+    from ..measure.evidence import ArtifactStore
+    from ..measure.selection import Refused
+
+    try:
+        art = ArtifactStore(root).get(f"evidence/{evidence}")
+    except OSError as exc:
+        raise ScaffoldRefused(f"evidence/{evidence} cannot be read: {exc}") from None
+    if art.error:
+        raise ScaffoldRefused(f"evidence/{evidence} is {art.error}; commit the tool's output first")
+    module = tools.FORMATS[fmt] if fmt else tools.recognise(art.data)
+    if module is None:
+        return None
+    if not module.recognise(art.data):
+        found = tools.recognise(art.data)
+        raise ScaffoldRefused(f"evidence/{evidence} is not {fmt} output" + (
+            f" (it looks like {found.NAME} output)" if found else " (it lacks the keys the tool always writes)"))
+    names = [name for name, _ in module.names(art.data)]
+    chosen = benchmark if benchmark is not None else names[0] if names else ""
+    req = tools.Request(chosen, None, "median", ("result",), f"evidence/{evidence}", lambda _rel: None)
+    try:
+        picked = tools.pick(module.NAME, art.data, req)
+    except Refused as exc:
+        raise ScaffoldRefused(f"{exc.problem.message} ({exc.problem.hint})") from None
+    others = [n for n in names if n != chosen]
+    listed = f"; also here: {', '.join(yaml_text(n) for n in others[:4])}{', ...' if len(others) > 4 else ''}" \
+        if others else ""
+    unit = picked.unit or "x"
+    return Detected(module.NAME, chosen, listed, unit, "lower" if unit in ("s", "B") else "higher")
 
 
 def _next_order(root: Path) -> int:
@@ -199,7 +260,8 @@ def _next_order(root: Path) -> int:
 
 
 def new(root: Path, target: str, status: str = "no-claim", title: str | None = None,
-        category_title: str | None = None) -> list[str]:
+        category_title: str | None = None, evidence: str | None = None, fmt: str | None = None,
+        benchmark: str | None = None) -> list[str]:
     """A new dimension claims/CATEGORY/ID.yaml (and the category's _category.yaml if missing)."""
     category, _, dim_id = target.partition("/")
     for kind, slug in (("category", category), ("dimension id", dim_id)):
@@ -215,7 +277,11 @@ def new(root: Path, target: str, status: str = "no-claim", title: str | None = N
     for kind, text in (("title", title), ("category title", category_title)):
         if text is not None and (not text.strip() or "\n" in text or "\r" in text):
             raise ScaffoldRefused(f"the {kind} must be one line of text")
-    files = {f"claims/{category}/{dim_id}.yaml": dimension_text(dim_id, status, title=title)}
+    if evidence is not None:
+        evidence = evidence.removeprefix("evidence/")
+    tool = detect(root, evidence, fmt, benchmark) if evidence is not None and status in MEASURED else None
+    files = {f"claims/{category}/{dim_id}.yaml": dimension_text(dim_id, status, title=title, evidence=evidence,
+                                                                 tool=tool)}
     if not (root / "claims" / category / CATEGORY_FILE).exists():
         files[f"claims/{category}/{CATEGORY_FILE}"] = CATEGORY.format(
             modeline=_modeline("category", 2), slug=category, order=_next_order(root),
