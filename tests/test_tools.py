@@ -588,3 +588,13 @@ def test_a_path_over_several_asv_results_is_not_read_as_the_first_ones_runs():
     data = load(ASV)
     code, loc, _ = problem(data, path="$.results[*][0][0]", unit="s")
     assert (code, loc) == ("SC319", ("result", "path"))
+
+
+def test_the_formats_the_schema_offers_are_the_ones_read():
+    from typing import get_args
+
+    from scorecard.core.toolnames import TOOL_FORMATS
+    from scorecard.ledger.model import Format
+
+    assert get_args(Format) == TOOL_FORMATS == tools.NAMES
+    assert all(name == tools.FORMATS[name].NAME for name in TOOL_FORMATS)

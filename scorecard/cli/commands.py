@@ -15,7 +15,7 @@ import click
 from .. import DISTRIBUTION, __version__
 from .report import FORMATS
 from ..core.statuses import MEASURED, STATUSES
-from ..measure.tools import NAMES as FORMAT_NAMES
+from ..core.toolnames import TOOL_FORMATS as FORMAT_NAMES
 
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2

@@ -15,11 +15,13 @@ from types import ModuleType
 
 from ..selection import Where
 from . import asv, google_benchmark, hyperfine, pyperf, pytest_benchmark, serving
+from ...core.toolnames import TOOL_FORMATS
 from .base import Picked, Request, Sibling
 
 FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (hyperfine, pytest_benchmark, pyperf, google_benchmark, asv,
                                                       serving)}
 NAMES = tuple(FORMATS)
+assert NAMES == TOOL_FORMATS, "core.toolnames lists the formats measure.tools reads"
 
 __all__ = ["FORMATS", "NAMES", "Picked", "Request", "Sibling", "pick", "recognise", "stated_unit", "failed_at",
            "short_form"]
