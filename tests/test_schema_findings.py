@@ -46,7 +46,7 @@ CASES = {
                            "'better' belongs under `sota:`: indent it into that block")),
     "unknown-nested": ("  date: 2025-06", "  date: 2025-06\n  pointer: /a",
                        ("SC202", 10, 3, "unknown field 'sota.pointer'",
-                        "known fields here: bar, better, checked, date, source, stat, unit, value")),
+                        "'pointer' belongs under `result:`: indent it into that block")),
     "unknown-far": ("claim: not measured", "claim: not measured\nzzzqqq: 1",
                     ("SC202", 12, 1, "unknown field 'zzzqqq'", f"known fields here: {KNOWN}")),
     "trace-int": ("claim: not measured", "claim: not measured\ntrace:\n  - 42",

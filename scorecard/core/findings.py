@@ -92,12 +92,17 @@ RULES: dict[str, Rule] = _rules(
     ("SC203", "wrong-type", "error", "A field has the wrong type."),
     ("SC204", "invalid-value", "error", "A field's value is not one the format allows."),
     ("SC205", "bad-date", "error", "A date is not YYYY, YYYY-MM or YYYY-MM-DD, or not a real date."),
-    ("SC206", "value-needs-unit", "error", "sota.value is given without unit and better."),
+    ("SC206", "value-needs-unit", "error", "sota.value is given without unit and better, or sota.result without "
+     "better."),
     ("SC207", "claim-not-one-line", "error", "claim must be a single line."),
     ("SC208", "result-form", "error",
      "A result or selection mixes or lacks its forms: exactly one of pointer: and path:, "
      "or expr: with inputs: instead of evidence:."),
     # Evidence
+    ("SC209", "bar-kind", "error", "sota.kind and sota.result disagree: kind reproduced without a result, or a "
+     "result under kind claimed (or no kind)."),
+    ("SC210", "bar-typed-twice", "error", "sota.value, sota.unit or sota.stat is typed beside sota.result: one bar, "
+     "one number."),
     ("SC301", "result-missing", "error", "A measured status has no result."),
     ("SC302", "result-forbidden", "error", "A status without a number carries a result."),
     ("SC303", "evidence-outside", "error", "result.evidence is not a .json file under evidence/."),

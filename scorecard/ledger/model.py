@@ -147,6 +147,21 @@ class Sota(Record):
                                      "still stands; staleness counts from here. Not in the future, not before date.")
     stat: Stat | None = Field(None, description="The bar's statistic (median, mean, min, max, pNN): when given, "
                               "ours must be the same; when not, a lead rests only on a median or a mean.")
+    kind: Literal["claimed", "independent", "reproduced"] | None = Field(
+        None, description="Where the bar comes from: claimed (the authors' own number; the default), independent (a "
+        "third party's measurement) or reproduced (we measured the other system; needs result).")
+    result: Result | None = Field(None, description="The bar read from an artifact, like our result (reproduced or "
+                                  "independent): no value, unit or stat beside it; its interval counts in the verdict.")
+
+    @property
+    def has_number(self) -> bool:
+        """Whether the bar is a number (typed, or read from sota.result)."""
+        return self.value is not None or self.result is not None
+
+    @property
+    def source_kind(self) -> str:
+        """claimed, independent or reproduced (no kind reads as claimed)."""
+        return self.kind or "claimed"
 
     def as_of(self) -> tuple[int, int]:
         """(year, month) the bar's age counts from: the end of the later of date and checked."""
@@ -158,6 +173,8 @@ class Sota(Record):
         if self.value is not None and (self.unit is None or self.better is None):
             missing = " and ".join(k for k in ("unit", "better") if getattr(self, k) is None)
             raise PydanticCustomError("SC206", "sota.value is given without {missing}", {"missing": missing})
+        if self.result is not None and self.better is None:
+            raise PydanticCustomError("SC206", "sota.result is given without better (higher or lower)")
         return self
 
 
@@ -251,6 +268,9 @@ class Result(ToolWords):
             raise PydanticCustomError("SC208", "low: and high: name an interval by pointer or path; with format: "
                                       "the tool's runs give the interval")
         return self
+
+
+Sota.model_rebuild()  # sota.result is a Result, defined after the bar
 
 
 class TraceLink(Record):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.findings import Finding
+from ..measure.measured import Bar
 from ..measure.reading import Measurement
 from .model import Category, Dimension, Settings
 from .yamldoc import Document
@@ -35,6 +36,12 @@ class DimensionRecord:
     model: Dimension
     review: Review | None = None
     measurement: Measurement | None = None  # the result as read by the check stage (once per run), where it has one
+    bar: Measurement | None = None  # the bar as read from sota.result by the check stage, where it has one
+
+    @property
+    def bar_of(self) -> Bar:
+        """The bar the verdict is judged against: sota's typed number, or the one read from sota.result."""
+        return Bar.of(self.model.sota, self.bar)
 
     @property
     def file(self) -> str:

@@ -14,6 +14,7 @@ from .model import URL_RE, Settings
 from ..core.statuses import HONEST, MEASURED
 from ..core.dates import first_day, full_date
 from ..core.paths import PathProblem, is_url
+from . import bars
 from .records import DimensionRecord, Review
 
 
@@ -21,14 +22,14 @@ def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactSto
                     findings: list[Finding]) -> DimensionRecord:
     """Every cross-file rule for one schema-valid dimension; the record with its measurement (read once, here, for
     every later stage) and its review, when it carries a stamp."""
-    measurement, review = _check_rules(rec, settings, store, today, findings)
-    if measurement is None and review is None:
+    measurement, bar, review = _check_rules(rec, settings, store, today, findings)
+    if measurement is None and review is None and bar is None:
         return rec
-    return replace(rec, measurement=measurement, review=review)
+    return replace(rec, measurement=measurement, review=review, bar=bar)
 
 
 def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
-                 findings: list[Finding]) -> tuple[Measurement | None, Review | None]:
+                 findings: list[Finding]) -> tuple[Measurement | None, Measurement | None, Review | None]:
     dim, doc = rec.model, rec.doc
     before = len(findings)
     measured = dim.status in MEASURED
@@ -41,9 +42,10 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
         findings.append(finding("SC302", doc.file, doc.pos(("result",), key=True),
                                 f"status '{dim.status}' has no number, so it must not have a result",
                                 "remove result:, or set the status the measurement supports"))
-    value = read_result(rec, store, findings) if measured and dim.result is not None else None
-    if value is not None:
-        _check_honesty(rec, value, settings.parity_tolerance, store, findings)
+    ours = measured and dim.result is not None
+    value, bar = bars.read_both(rec, store, findings, ours) if bars.check_form(rec, findings) else (None, None)
+    if value is not None and (bar is not None or dim.sota.result is None):
+        _check_honesty(rec, value, compare.Bar.of(dim.sota, bar), settings.parity_tolerance, store, findings)
     for where, unit in ((("sota", "unit"), dim.sota.unit), (("display_unit",), dim.display_unit)):
         unit_problem = measure.unit_problem(where, unit, "the result's") if unit is not None else None
         if unit_problem is not None:
@@ -59,8 +61,8 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
     if measured and dim.result is not None and value is not None and settings.stale_evidence_after_months:
         _check_evidence_age(rec, settings, store, today, findings)
     if not any(f.severity == "error" for f in findings[before:]) and (value is not None or not measured):
-        return value, _check_review(rec, settings, store, findings)
-    return value, None
+        return value, bar, _check_review(rec, settings, store, findings)
+    return value, bar, None
 
 
 def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
@@ -101,24 +103,9 @@ def _check_evidence_age(rec: DimensionRecord, settings: Settings, store: Artifac
                                 "measure again and commit the new artifact, or say in the claim how old the number is"))
 
 
-def read_result(rec: DimensionRecord, store: ArtifactStore, out: list[Finding]) -> Measurement | None:
-    """The measurement rec's result names, or None after recording in out why it cannot be had."""
-    doc = rec.doc
-    reading = measure.read(rec.model.result, store.get)
-    for p in reading.problems:
-        at_key = p.loc[-1] in _KEY_LOCS or p.loc[-2:-1] == ("inputs",)
-        out.append(finding(p.code, doc.file, doc.pos(p.loc, key=at_key), p.message, p.hint))
-    return None if reading.errors else reading.measurement
-
-
-# Problems about a whole mapping point at its key; the rest at the value.
-_KEY_LOCS = frozenset({"result", "low", "high", "inputs"})
-
-
-def _check_honesty(rec: DimensionRecord, m: Measurement, tolerance: float, store: ArtifactStore,
+def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tolerance: float, store: ArtifactStore,
                    findings: list[Finding]) -> None:
     dim, doc = rec.model, rec.doc
-    sota = dim.sota
     if sota.value is None or dim.status not in HONEST or units.parse(sota.unit or "").problem is not None:
         return
     c = compare.compare(m, sota, tolerance)
@@ -136,12 +123,13 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, tolerance: float, store
                                 "record the measurement in a unit that keeps it, and its interval, within the range of "
                                 "a double (about 1e-300 to 1e300) in both the result's and the bar's unit"))
         return
-    problem = _like_for_like(rec, m, store) or compare.judge(dim.status, m, c)
+    problem = _like_for_like(rec, m, sota, store) or compare.judge(dim.status, m, c, sota)
     if problem is not None:
         findings.append(finding(problem.code, doc.file, doc.pos(problem.loc), problem.message, problem.hint))
 
 
-def _like_for_like(rec: DimensionRecord, m: Measurement, store: ArtifactStore) -> measure.Problem | None:
+def _like_for_like(rec: DimensionRecord, m: Measurement, bar: compare.Bar,
+                   store: ArtifactStore) -> measure.Problem | None:
     """SC321 where our value is not the bar's statistic (or, with none stated, not a median or mean for a lead)."""
     from ..measure import like
 
@@ -155,7 +143,7 @@ def _like_for_like(rec: DimensionRecord, m: Measurement, store: ArtifactStore) -
         runs_stat = src.summary.stat if src.summary is not None else src.stat  # a tool's own statistic
         place = src.places[0] if src.places else ()
         values.append((runs_stat, src.selector, store.get(src.evidence).data, place, loc))
-    problem = like.check(values, rec.model.sota.stat, rec.model.status)
+    problem = like.check(values, bar.stat, rec.model.status)
     if problem is None or len(values) != 1 or m.sources[0].kind == "format":
         return problem
     _, _, data, place, _ = values[0]

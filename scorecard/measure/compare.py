@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from . import stats, units
 from .numfmt import fmt_number, fmt_percent
+from .measured import Bar
 from .reading import Measurement, Problem
 from ..core.dates import full_date
 from ..core.paths import PathProblem
@@ -46,6 +47,8 @@ class Comparison:
     worst: float | None = None  # the interval's margins: its end nearest to behind, and nearest to ahead
     best: float | None = None
     within: bool = False  # |ratio - 1| <= tolerance, decided in decimal (against a zero bar: exactly at it)
+    bar_low: float | None = None  # the bar's interval, where it was read from sota.result with one
+    bar_high: float | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -115,26 +118,40 @@ def not_compared(m: Measurement, sota) -> str | None:
 
 
 def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
-    """m against the bar, after converting units; None when they cannot be compared (see not_compared)."""
+    """m against the bar, after converting units; None when they cannot be compared (see not_compared). Where the
+    bar was read with an interval (a Bar from sota.result), a lead must clear it too: ours against its far end."""
     if not_compared(m, sota) is not None:
         return None
     mine, theirs = units.parse(m.unit), units.parse(sota.unit)
     value = mine.to(m.value, theirs)
     c_margin = exact_margin(m.value, mine, sota.value, theirs, sota.better)
     within = within_tolerance(m.value, mine, sota.value, theirs, tolerance)
-    if m.low is None and m.high is None and m.missing_end is None:
+    bar = sota.measured if isinstance(sota, Bar) and sota.has_interval else None
+    ours = m.low is not None or m.high is not None or m.missing_end is not None
+    if not ours and bar is None:
         return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, within=within)
     # An end the runs cannot give is unbounded: the interval then reaches past the bar on that side.
-    lower_is_better = sota.better == "lower"
-    low_margin = (exact_margin(m.low, mine, sota.value, theirs, sota.better) if m.low is not None
-                  else (math.inf if lower_is_better else -math.inf))
-    high_margin = (exact_margin(m.high, mine, sota.value, theirs, sota.better) if m.high is not None
-                   else (-math.inf if lower_is_better else math.inf))
+    o_low, o_high = (m.low, m.high) if ours else (m.value, m.value)
+    b_low, b_high = (bar.low, bar.high) if bar is not None else (sota.value, sota.value)
+    if sota.better == "lower":  # our worst end (high) against the bar's best (low), our best (low) against its worst
+        worst = _end_margin(o_high, mine, b_low, theirs, sota.better)
+        best = _end_margin(o_low, mine, b_high, theirs, sota.better, best=True)
+    else:
+        worst = _end_margin(o_low, mine, b_high, theirs, sota.better)
+        best = _end_margin(o_high, mine, b_low, theirs, sota.better, best=True)
     low = None if m.low is None else mine.to(m.low, theirs)
     high = None if m.high is None else mine.to(m.high, theirs)
-    worst, best = sorted((low_margin, high_margin))
     return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, low, high, worst, best,
-                      within)
+                      within, None if bar is None else bar.low, None if bar is None else bar.high)
+
+
+def _end_margin(end: float | None, unit: units.Unit, bar_end: float | None, bar_unit: units.Unit, better: str,
+                best: bool = False) -> float:
+    """How far one end of our interval is past one end of the bar's; an end that does not exist is unbounded the
+    way that cannot help the claim (-inf for the worst end, +inf for the best)."""
+    if end is None or bar_end is None:
+        return math.inf if best else -math.inf
+    return exact_margin(end, unit, bar_end, bar_unit, better)
 
 
 MULTIPLE_FROM = 2.0  # a gap of this many times or more is said as a multiple, a smaller one as a percentage
@@ -191,9 +208,9 @@ def exact_margin(value: float, unit: units.Unit, bar: float, bar_unit: units.Uni
     return out
 
 
-def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
+def judge(status: str, m: Measurement, c: Comparison, bar: Bar | None = None) -> Problem | None:
     """Whether status agrees with the comparison: None, or the honesty problem (SC501-SC506)."""
-    shown = _shown(m, c)
+    shown = _shown(m, c, bar)
     loc = ("status",)
     tol = c.tolerance
     if status == "leads":
@@ -201,9 +218,11 @@ def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
             return Problem("SC501", loc, f"status is leads, but the result is {gap_words(c)}: {shown}",
                            "set the status the numbers support (parity or trails)")
         if c.worst is not None and c.worst <= 0:
-            return Problem("SC505", loc, f"status is leads, but the {_interval_words(m)} {_reaches(m, c, 'worst')}: "
-                           f"{shown}", "a lead needs the whole interval better than the bar: measure more runs, or "
-                           "claim parity")
+            return Problem("SC505", loc, f"status is leads, but the {_interval_words(m, bar)} "
+                           f"{_reaches(m, c, 'worst', bar)}: {shown}", "a lead needs the whole interval better than "
+                           "the bar" + (" and its interval" if c.bar_low is not None or c.bar_high is not None or
+                                        (bar is not None and bar.has_interval) else "") +
+                           ": measure more runs, or claim parity")
         if c.within:
             return Problem("SC504", loc, f"status is leads by {c.margin:.1%}, within the parity tolerance of "
                            f"{tol:.0%}: {shown}", "consider status parity; a lead inside the tolerance is noise")
@@ -212,12 +231,12 @@ def judge(status: str, m: Measurement, c: Comparison) -> Problem | None:
             return Problem("SC502", loc, f"status is trails, but the result is {gap_words(c)}: {shown}",
                            "set the status the numbers support (parity or leads)")
         if c.best is not None and c.best >= 0:
-            return Problem("SC506", loc, f"status is trails, but the {_interval_words(m)} {_reaches(m, c, 'best')}: "
-                           f"{shown}",
+            return Problem("SC506", loc, f"status is trails, but the {_interval_words(m, bar)} "
+                           f"{_reaches(m, c, 'best', bar)}: {shown}",
                            "a trail needs the whole interval worse than the bar: measure more runs, or claim parity")
     elif status == "parity" and c.standing != "level":
         side = "ahead" if c.margin > 0 else "behind"
-        whole = f"; the whole {_interval_words(m)} is {side}" if c.low is not None else ""
+        whole = f"; the whole {_interval_words(m, bar)} is {side}" if c.low is not None else ""
         how_far = gap_words(c) + ("" if c.zero_bar else f" (tolerance {tol:.0%})")
         return Problem("SC503", loc, f"status is parity, but the result is {how_far}{whole}: {shown}",
                        f"set status {'leads' if c.margin > 0 else 'trails'}, "
@@ -257,11 +276,15 @@ def _g(x: float) -> str:
     return f"{x:.6g}"
 
 
-def _interval_words(m: Measurement) -> str:
+def _interval_words(m: Measurement, bar: Bar | None = None) -> str:
     if m.interval_from == "artifact":
-        return f"{percent(m.level)} interval the artifact reports" if m.level else "interval the artifact reports"
-    what = m.summary.stat if m.summary else ("formula (through its inputs' intervals)" if m.expr else "value")
-    return f"{percent(m.level or stats.LEVEL)} confidence interval of the {what}"
+        ours = f"{percent(m.level)} interval the artifact reports" if m.level else "interval the artifact reports"
+    elif not (m.interval_from or m.missing_end) and bar is not None and bar.has_interval:
+        ours = "value"
+    else:
+        what = m.summary.stat if m.summary else ("formula (through its inputs' intervals)" if m.expr else "value")
+        ours = f"{percent(m.level or stats.LEVEL)} confidence interval of the {what}"
+    return ours + (" against the bar's own interval" if bar is not None and bar.has_interval else "")
 
 
 def percent(level: float) -> str:
@@ -269,13 +292,22 @@ def percent(level: float) -> str:
     return f"{level * 100:.4g}%"
 
 
-def _reaches(m: Measurement, c: Comparison, which: str) -> str:
-    """'reaches the bar', or, where the runs cannot give that end, how many runs it would take."""
+def _reaches(m: Measurement, c: Comparison, which: str, bar: Bar | None = None) -> str:
+    """'reaches the bar', or, where the runs cannot give that end (ours, or the bar's), how many runs it would take."""
     margin_at = c.worst if which == "worst" else c.best
     if margin_at is None or math.isfinite(margin_at):
-        return "reaches the bar"
+        return "reaches the bar" + ("'s interval" if bar is not None and bar.has_interval else "")
     lower_is_better = c.better == "lower"
     end = ("high" if lower_is_better else "low") if which == "worst" else ("low" if lower_is_better else "high")
+    ours_has = m.low is not None or m.high is not None or m.missing_end is not None
+    if (not ours_has or (m.low if end == "low" else m.high) is not None) and bar is not None and \
+            bar.measured is not None:  # our end exists: the bar's far end is the one missing
+        b = bar.measured
+        far = "low" if end == "high" else "high"
+        needed = b.needs_low if far == "low" else b.needs_high
+        what = f"the {b.summary.stat}" if b.summary is not None else "its formula"
+        return (f"meets a bar with no {far} end: the bar's runs cannot give it at {percent(b.level or stats.LEVEL)} "
+                f"({what} needs {needed} runs)")
     needed = m.needs_low if end == "low" else m.needs_high
     level = percent(m.level or stats.LEVEL)
     if m.summary is None:
@@ -284,8 +316,9 @@ def _reaches(m: Measurement, c: Comparison, which: str) -> str:
     return f"has no {end} end: {s.n} runs cannot give it at {level} (the {s.stat} needs {needed})"
 
 
-def _shown(m: Measurement, c: Comparison) -> str:
-    """The numbers behind a verdict: value (converted), interval and n, the bar and the direction."""
+def _shown(m: Measurement, c: Comparison, bar: Bar | None = None) -> str:
+    """The numbers behind a verdict: value (converted), interval and n, the bar (with its own, where it was read
+    with one) and the direction."""
     converted = f" (= {_g(m.value)} {m.unit})" if m.unit.strip() != c.unit.strip() else ""
     text = f"{_g(c.value)} {c.unit}{converted}"
     if m.summary is not None:
@@ -294,7 +327,15 @@ def _shown(m: Measurement, c: Comparison) -> str:
         low = "…" if c.low is None else _g(c.low)
         high = "…" if c.high is None else _g(c.high)
         text += f", interval {low}–{high} {c.unit}"
-    return f"{text} against the bar {_g(c.bar)} {c.unit} ({c.better} is better)"
+    theirs = f"{_g(c.bar)} {c.unit}"
+    b = bar.measured if bar is not None else None
+    if b is not None and b.summary is not None:
+        theirs = f"{b.summary.stat} {theirs} of n = {b.summary.n} runs"
+    if b is not None and bar is not None and bar.has_interval:
+        low = "…" if b.low is None else _g(b.low)
+        high = "…" if b.high is None else _g(b.high)
+        theirs += f", interval {low}–{high} {b.unit} at {percent(b.level or stats.LEVEL)}"
+    return f"{text} against the bar {theirs} ({c.better} is better)"
 
 
 def source_age(sota: Dated, today: date) -> int:

@@ -69,3 +69,32 @@ class Measurement:
         if self.needs_low is not None:
             return "low", self.needs_low
         return ("high", self.needs_high) if self.needs_high is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """The bar a value is judged against: the number typed in sota, or the one read from sota.result, whose interval
+    then counts in the verdict as well as ours."""
+
+    value: float | None
+    unit: str | None
+    better: str | None
+    stat: str | None
+    kind: str = "claimed"  # claimed | independent | reproduced
+    measured: Measurement | None = None  # the bar as read from sota.result
+
+    @classmethod
+    def of(cls, sota, measured: Measurement | None = None) -> Bar:
+        """The bar of a record's sota (with, for sota.result, the measurement read from it)."""
+        kind = getattr(sota, "kind", None) or "claimed"
+        if measured is None:
+            return cls(sota.value, sota.unit, sota.better, sota.stat, kind)
+        stat = measured.summary.stat if measured.summary is not None else \
+            next((src.stat for src in measured.sources if src.stat), None)
+        return cls(measured.value, measured.unit, sota.better, stat, kind, measured)
+
+    @property
+    def has_interval(self) -> bool:
+        """Whether the bar has an interval (or an end its runs cannot give) that the verdict must clear."""
+        m = self.measured
+        return m is not None and (m.low is not None or m.high is not None or m.missing_end is not None)

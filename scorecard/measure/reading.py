@@ -141,12 +141,13 @@ def evidence_files(result) -> list[tuple[Loc, str]]:
 
 # --- reading a result ------------------------------------------------------------------------------
 
-def read(result, get: GetArtifact) -> Reading:
-    """The measurement a result names (a selection, runs, an own interval, or an expression)."""
+def read(result, get: GetArtifact, others: int = 0) -> Reading:
+    """The measurement a result names (a selection, runs, an own interval, or an expression); others: the
+    intervals outside it that the same verdict rests on (a bar read from sota.result), which widen k."""
     out = Reading(None)
     try:
-        out.measurement = _derived(result, get, out) if result.expr is not None or result.inputs is not None \
-            else _selected(result, get)
+        out.measurement = _derived(result, get, out, others) if result.expr is not None or \
+            result.inputs is not None else _selected(result, get, others)
     except Refused as exc:
         out.problems.append(exc.problem)
     out.problems += [src.warning for src in (out.measurement.sources if out.measurement else ()) if src.warning]
@@ -180,7 +181,15 @@ def _units(result) -> list[tuple[Loc, str]]:
     return found
 
 
-def _selected(result, get: GetArtifact) -> Measurement:
+def intervals(m: Measurement) -> int:
+    """How many intervals a measurement's verdict rests on: its inputs' for a formula, else 0 or 1."""
+    if m.expr is not None:
+        return sum(1 for src in m.sources if src.summary is not None and src.summary.has_interval)
+    return 1 if m.interval_from or m.missing_end is not None or (m.summary is not None and m.summary.has_interval) \
+        else 0
+
+
+def _selected(result, get: GetArtifact, others: int = 0) -> Measurement:
     loc = ("result",)
     for key in ("inputs",):
         if getattr(result, key) is not None:
@@ -189,7 +198,7 @@ def _selected(result, get: GetArtifact) -> Measurement:
     if result.evidence is None:
         raise refuse("SC208", loc, "a result needs evidence: with pointer: or path:, or expr: with inputs:",
                      "add evidence: evidence/<file>.json and pointer: /path/to/value")
-    src = _source(result, get, loc, result.evidence, unit=result.unit)
+    src = _source(result, get, loc, result.evidence, unit=result.unit, alpha=stats.ALPHA / (1 + others))
     if (result.low is None) != (result.high is None):
         missing = "high" if result.high is None else "low"
         raise refuse("SC313", loc + ("low" if result.low is not None else "high",),
@@ -204,7 +213,7 @@ def _selected(result, get: GetArtifact) -> Measurement:
         s = src.summary
         return Measurement(s.value, src.unit or result.unit, (src,), s, s.low, s.high, "ci" if s.has_interval else "",
                            level=s.level, needs_low=s.needs_low, needs_high=s.needs_high)
-    return _with_interval(result, get, src)
+    return _with_interval(result, get, src, others)
 
 
 def check_level(level: float | None, loc: Loc, k: int) -> float:
@@ -222,7 +231,7 @@ def check_level(level: float | None, loc: Loc, k: int) -> float:
     return level
 
 
-def _with_interval(result, get: GetArtifact, src: Source) -> Measurement:
+def _with_interval(result, get: GetArtifact, src: Source, others: int = 0) -> Measurement:
     """A single number with the interval the artifact gives for it (low: and high:)."""
     loc = ("result",)
     if src.summary is not None:
@@ -240,7 +249,7 @@ def _with_interval(result, get: GetArtifact, src: Source) -> Measurement:
                          "select the single number that bounds the interval")
         ends.append(values[0])
     low, high = ends
-    level = check_level(result.level, loc, 1)
+    level = check_level(result.level, loc, 1 + others)
     if not low <= src.value <= high:
         raise refuse("SC313", loc + ("low",),
                      f"the interval {low:g}–{high:g} does not contain the value {src.value:g}",
@@ -248,7 +257,7 @@ def _with_interval(result, get: GetArtifact, src: Source) -> Measurement:
     return Measurement(src.value, result.unit, (src,), None, low, high, "artifact", level=level)
 
 
-def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
+def _derived(result, get: GetArtifact, out: Reading, others: int = 0) -> Measurement:
     from . import expr as expressions
 
     from .formula import LITERAL_HINT, check_definition, check_inputs, check_shape
@@ -265,7 +274,7 @@ def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
     used = expressions.names(tree)
     check_inputs(result, used, out.problems)
     check_definition(tree, result.expr.strip())
-    sources = _input_sources(result, used, get)
+    sources = _input_sources(result, used, get, others)
     quantities = {src.name: expressions.Quantity.of(src.value, units.parse(src.unit)) for src in sources
                   if src.name is not None}
     try:
@@ -280,7 +289,7 @@ def _derived(result, get: GetArtifact, out: Reading) -> Measurement:
     return _derived_interval(result, tree, value, sources, with_interval, text)
 
 
-def _input_sources(result, used: list[str], get: GetArtifact) -> list[Source]:
+def _input_sources(result, used: list[str], get: GetArtifact, others: int = 0) -> list[Source]:
     """Each input read, its runs summarised at 1 - 0.05/k, k the inputs whose runs give an interval."""
     loc = ("result",)
 
@@ -290,8 +299,8 @@ def _input_sources(result, used: list[str], get: GetArtifact) -> list[Source]:
 
     sources = read_all(stats.ALPHA)
     k = sum(1 for src in sources if src.summary is not None and src.summary.has_interval)
-    if k > 1:
-        sources = read_all(stats.ALPHA / k)
+    if k and k + others > 1:
+        sources = read_all(stats.ALPHA / (k + others))
     seen: dict[tuple[str, tuple[tuple[str | int, ...], ...]], str] = {}
     for src in sources:
         place = (src.evidence, src.places)

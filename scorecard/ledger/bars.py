@@ -1,0 +1,73 @@
+"""Where the bar comes from (sota.kind) and a bar read from an artifact (sota.result), read with ours.
+
+A bar read from sota.result is a measurement like ours, and its interval counts in the verdict: each side is read
+with k counting every interval on both sides (two intervals from runs are each taken at 97.5 %), so a lead must
+clear the bar's interval as well as its own.
+"""
+
+from __future__ import annotations
+
+from ..core.findings import Finding, finding
+from ..measure import reading as measure
+from ..measure.evidence import ArtifactStore
+from ..measure.reading import Measurement
+from .records import DimensionRecord
+
+# Problems about a whole mapping point at its key; the rest at the value.
+KEY_LOCS = frozenset({"result", "low", "high", "inputs"})
+
+
+def check_form(rec: DimensionRecord, findings: list[Finding]) -> bool:
+    """SC209 where the bar's kind and sota.result disagree, SC210 where a bar read from sota.result is typed as
+    well; True when the bar's form is sound."""
+    sota, doc = rec.model.sota, rec.doc
+    before = len(findings)
+    if sota.kind == "reproduced" and sota.result is None:
+        findings.append(finding("SC209", doc.file, doc.pos(("sota", "kind")),
+                                "kind: reproduced says we measured the other system, but there is no sota.result",
+                                "add sota.result: naming the artifact of our run of the rival (evidence: and pointer:, "
+                                "path: or format:), or say kind: independent or claimed with the typed value"))
+    elif sota.result is not None and sota.kind not in ("reproduced", "independent"):
+        said = f"kind: {sota.kind}" if sota.kind else "no kind (read as claimed)"
+        findings.append(finding("SC209", doc.file, doc.pos(("sota", "kind" if sota.kind else "result"),
+                                                           key=sota.kind is None),
+                                f"sota.result reads the bar from an artifact, but the bar says {said}: the authors' "
+                                "own number is typed, not measured", "write kind: reproduced (we measured it) or kind: "
+                                "independent (a third party's committed artifact)"))
+    if sota.result is not None:
+        for key in ("value", "unit", "stat"):
+            if getattr(sota, key) is not None:
+                findings.append(finding("SC210", doc.file, doc.pos(("sota", key), key=True),
+                                        f"sota.{key} is typed beside sota.result: one bar, one number",
+                                        f"remove sota.{key}: the bar's value, unit and statistic are read from "
+                                        "sota.result (give its unit: and stat: there)"))
+    return len(findings) == before
+
+
+def read_both(rec: DimensionRecord, store: ArtifactStore, findings: list[Finding],
+              ours: bool) -> tuple[Measurement | None, Measurement | None]:
+    """(our measurement, the bar's from sota.result), each read with k counting the other's intervals; None for a
+    side that is not there or cannot be read (the findings say why)."""
+    model = rec.model
+    bar_spec = model.sota.result
+    if bar_spec is None:
+        return (read(rec, model.result, (), store, findings) if ours else None), None
+    first = measure.read(model.result, store.get).measurement if ours else None  # how many intervals each side has
+    bar_first = measure.read(bar_spec, store.get).measurement
+    mine = read(rec, model.result, (), store, findings, measure.intervals(bar_first) if bar_first else 0) \
+        if ours else None
+    bar = read(rec, bar_spec, ("sota",), store, findings, measure.intervals(first) if first else 0)
+    return mine, bar
+
+
+def read(rec: DimensionRecord, spec, prefix: tuple, store: ArtifactStore, out: list[Finding],
+         others: int = 0) -> Measurement | None:
+    """The measurement a result (ours, or the bar's under prefix sota) names, or None after recording in out why it
+    cannot be had."""
+    doc = rec.doc
+    reading = measure.read(spec, store.get, others)
+    for p in reading.problems:
+        at_key = p.loc[-1] in KEY_LOCS or p.loc[-2:-1] == ("inputs",)
+        loc = prefix + p.loc
+        out.append(finding(p.code, doc.file, doc.pos(loc, key=at_key), p.message, p.hint))
+    return None if reading.errors else reading.measurement
