@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from scorecard.cli import pipeline
 
@@ -164,3 +165,28 @@ def test_new_with_evidence_of_no_tool_points_and_refuses_a_wrong_format(base_led
     proc = run_cli("new", "core/delta", "--status", "leads", "--evidence", "evidence/none.json", cwd=base_ledger)
     assert proc.returncode == 2 and "does not exist" in proc.stderr or "missing" in proc.stderr
     assert not (base_ledger / "claims/core/delta.yaml").exists()
+
+
+def test_new_evidence_is_read_only_inside_the_root_and_nothing_from_it_becomes_yaml_keys(base_ledger, tmp_path):
+    outside = tmp_path / "outside.json"
+    outside.write_text('{"results": [{"command": "x", "times": [1, 2]}]}')
+    (base_ledger / "evidence/link.json").symlink_to(outside)
+    for given in ("../outside.json", "evidence/link.json", "evidence/none.json"):
+        proc = run_cli("new", "core/delta", "--status", "leads", "--evidence", given, cwd=base_ledger)
+        assert proc.returncode == 2 and "internal error" not in proc.stderr, (given, proc.stderr)
+    proc = run_cli("new", "core/delta", "--evidence", "evidence/run.json", cwd=base_ledger)
+    assert proc.returncode == 2 and "measured status" in proc.stderr
+    assert not (base_ledger / "claims/core/delta.yaml").exists()
+    # names and units from the file are data: a line break YAML reads (U+2028) or a raw unit cannot add a key
+    data = json.loads((Path(__file__).parent / "tools/hyperfine-two-commands.json").read_text())
+    data["results"][1]["command"] = "sleep\u2028  unit: ms #"
+    (base_ledger / "evidence/hf.json").write_text(json.dumps(data, ensure_ascii=False))
+    assert run_cli("new", "core/delta", "--status", "leads", "--evidence", "hf.json", cwd=base_ledger).returncode == 0
+    record = yaml.safe_load((base_ledger / "claims/core/delta.yaml").read_text())
+    assert set(record["result"]) == {"evidence", "format", "benchmark", "stat"}
+    pyperf = json.loads((Path(__file__).parent / "tools/pyperf-timeit.json").read_text())
+    pyperf["metadata"]["unit"] = "widget\nreviewed: [x]"
+    (base_ledger / "evidence/pp.json").write_text(json.dumps(pyperf))
+    assert run_cli("new", "core/eps", "--status", "leads", "--evidence", "pp.json", cwd=base_ledger).returncode == 0
+    record = yaml.safe_load((base_ledger / "claims/core/eps.yaml").read_text())
+    assert "reviewed" not in record and record["sota"]["unit"] == "x"

@@ -107,8 +107,10 @@ def _schemas() -> dict[str, str]:
 
 
 def yaml_text(text: str) -> str:
-    """text as a YAML double-quoted scalar (a JSON string is one): no comment, key or newline can slip in."""
-    return json.dumps(text, ensure_ascii=False)
+    """text as a YAML double-quoted scalar (a JSON string is one): no comment, key or newline can slip in, nor a
+    character YAML reads as a line break (NEL, LINE and PARAGRAPH SEPARATOR), which JSON leaves as it is."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return quoted.replace("\u0085", "\\x85").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 def _write_all(root: Path, files: dict[str, str]) -> list[str]:
@@ -222,8 +224,12 @@ def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None) ->
     from ..measure.evidence import ArtifactStore
     from ..measure.selection import Refused
 
+    from ..core.paths import PathProblem
+
     try:
         art = ArtifactStore(root).get(f"evidence/{evidence}")
+    except PathProblem as exc:
+        raise ScaffoldRefused(f"evidence/{evidence}: {exc.message}") from None
     except OSError as exc:
         raise ScaffoldRefused(f"evidence/{evidence} cannot be read: {exc}") from None
     if art.error:
@@ -245,7 +251,7 @@ def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None) ->
     others = [n for n in names if n != chosen]
     listed = f"; also here: {', '.join(yaml_text(n) for n in others[:4])}{', ...' if len(others) > 4 else ''}" \
         if others else ""
-    unit = picked.unit or "x"
+    unit = picked.unit if picked.unit is not None and re.fullmatch(r"[A-Za-z/{}_0-9]{1,40}", picked.unit) else "x"
     return Detected(module.NAME, chosen, listed, unit, "lower" if unit in ("s", "B") else "higher")
 
 
@@ -257,6 +263,20 @@ def _next_order(root: Path) -> int:
         if found:
             largest = max(largest, int(found[1]))
     return (largest // 10 + 1) * 10
+
+
+def _evidence_path(evidence: str | None, status: str) -> str | None:
+    """--evidence as a plain path below evidence/, for a measured status; refused otherwise."""
+    if evidence is None:
+        return None
+    if status not in MEASURED:
+        raise ScaffoldRefused(f"--evidence goes with a measured status ({', '.join(sorted(MEASURED))}); "
+                              f"status {status} has no result")
+    evidence = evidence.removeprefix("evidence/")
+    if not re.fullmatch(r"[\w.@+-]+(/[\w.@+-]+)*", evidence):
+        raise ScaffoldRefused(f"--evidence {evidence!r} is not a plain path under evidence/ (letters, digits, "
+                              "- _ . @ + and /)")
+    return evidence
 
 
 def new(root: Path, target: str, status: str = "no-claim", title: str | None = None,
@@ -277,9 +297,8 @@ def new(root: Path, target: str, status: str = "no-claim", title: str | None = N
     for kind, text in (("title", title), ("category title", category_title)):
         if text is not None and (not text.strip() or "\n" in text or "\r" in text):
             raise ScaffoldRefused(f"the {kind} must be one line of text")
-    if evidence is not None:
-        evidence = evidence.removeprefix("evidence/")
-    tool = detect(root, evidence, fmt, benchmark) if evidence is not None and status in MEASURED else None
+    evidence = _evidence_path(evidence, status)
+    tool = detect(root, evidence, fmt, benchmark) if evidence is not None else None
     files = {f"claims/{category}/{dim_id}.yaml": dimension_text(dim_id, status, title=title, evidence=evidence,
                                                                  tool=tool)}
     if not (root / "claims" / category / CATEGORY_FILE).exists():

@@ -87,8 +87,10 @@ def _source(spec, get: GetArtifact, loc: Loc, evidence: str, name: str | None = 
     check_stated_unit(art, where, unit, loc, selector)
     stat = getattr(spec, "stat", None) or "median"
     hidden = toolread.behind(art, where[0], unit, loc, sel_loc, selector) if not runs else None
-    if hidden is not None:  # a tool's statistic whose runs are in the file: judged with them
-        stat, values, _ = hidden
+    places = tuple(where)
+    if hidden is not None:  # a tool's statistic whose runs are in the file: judged with them, as that statistic
+        toolread.same_stat(getattr(spec, "stat", None), hidden[0], loc, selector)
+        stat, values, places = hidden
         runs = True
     summary = stats.summarise(values, stat, alpha) if runs else None
     if summary is not None and not all(math.isfinite(v) for v in (summary.value, summary.low or 0, summary.high or 0)):
@@ -97,7 +99,8 @@ def _source(spec, get: GetArtifact, loc: Loc, evidence: str, name: str | None = 
     value = summary.value if summary else values[0]
     meta = art.meta if isinstance(art.meta, dict) else {}
     at = selector if kind == "pointer" else "".join("/" + escape_token(str(part)) for part in where[0])
-    return Source(evidence, selector, kind, value, unit, meta, name, summary, at, tuple(where))
+    warning = toolread.alone_warning(art, where, loc + (kind,), selector) if not runs else None
+    return Source(evidence, selector, kind, value, unit, meta, name, summary, at, places, warning=warning)
 
 
 def selections(result) -> list[tuple[str, str, str]]:

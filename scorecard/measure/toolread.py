@@ -138,7 +138,11 @@ def behind(art: Artifact, where: Where, unit: str | None, loc: Loc, sel_loc: Loc
            selector_text: str) -> tuple[str, list[float], tuple[Where, ...]] | None:
     """(statistic, the runs in the typed unit, their places) where a pointer or path names a tool's statistic whose
     runs are in the file: the claim is then judged with those runs (one quantity, one verdict)."""
-    found = tools.behind(art.data, where)
+    try:
+        found = tools.behind(art.data, where)
+    except tools.Inconsistent as exc:
+        raise refuse(exc.code, sel_loc, f"'{selector_text}' in {art.rel}: {exc.message}",
+                     with_short_form(art.data, where, exc.hint)) from None
     if found is None:
         return None
     stat, picked = found
@@ -151,18 +155,46 @@ def behind(art: Artifact, where: Where, unit: str | None, loc: Loc, sel_loc: Loc
     return stat, values, picked.where
 
 
+def same_stat(typed: str | None, tools_stat: str, loc: Loc, selector_text: str) -> None:
+    """SC321 where stat: asks for another statistic than the tool's one a pointer names (it would be ignored)."""
+    from .like import same
+
+    if typed is not None and not same(typed, tools_stat):
+        raise refuse("SC321", loc + ("stat",), f"'{selector_text}' is the tool's {tools_stat}, but stat: asks for the "
+                     f"{typed}", f"select the runs and write stat: {typed}, or remove stat: to claim the {tools_stat}")
+
+
+def alone_warning(art: Artifact, where: list[Where], loc: Loc, selector_text: str) -> Problem | None:
+    """SC324 where a pointer names a tool's statistic that stands without its runs for a reason a reader should know
+    (a serving run's failed requests)."""
+    why = tools.alone_at(art.data, where[0]) if len(where) == 1 else None
+    if why is None:
+        return None
+    return Problem("SC324", loc, f"'{selector_text}' in {art.rel}: {why}",
+                   "rerun the benchmark until every request succeeds to judge the claim with its runs' interval")
+
+
 def check_recognised(art: Artifact, where: list[Where], unit: str | None, loc: Loc, selector_text: str,
                      sel_loc: Loc) -> None:
-    """A pointer or path into a file a tool's signature recognises: no failed run or warm-up read as a
-    measurement (SC323), and the typed unit is the tool's (SC511)."""
+    """A pointer or path into a file a tool's signature recognises: only the tool's own numbers (SC323 for a key it
+    does not write), no failed run or warm-up read as a measurement (SC323), and the typed unit is the tool's
+    (SC511). Each array the selection reaches is judged once, however many runs it selects."""
     fmt = tools.recognise(art.data)
     if fmt is None:
         return
+    pooled = tools.pooled(art.data, where, fmt)
+    if pooled is not None:
+        raise refuse("SC319", sel_loc, f"'{selector_text}' in {art.rel} {pooled}: runs are taken as the tool wrote "
+                     "them", with_short_form(art.data, where[0], "select one entry's runs"))
+    seen: set[Where] = set()
     for place in where:
-        failed = tools.failed_at(art.data, place, fmt)
-        if failed is not None:
-            raise refuse("SC323", sel_loc, f"'{selector_text}' in {art.rel}: {failed}", with_short_form(
-                art.data, place, "select what the tool measured of the successful runs"))
+        if place[:-1] in seen:
+            continue
+        seen.add(place[:-1])
+        wrong = tools.unknown_at(art.data, place, fmt) or tools.failed_at(art.data, place, fmt)
+        if wrong is not None:
+            raise refuse("SC323", sel_loc, f"'{selector_text}' in {art.rel}: {wrong}", with_short_form(
+                art.data, place, "select what the tool measured, as it wrote it"))
         stated = tools.stated_unit(art.data, place, fmt)
         if stated is None:
             continue

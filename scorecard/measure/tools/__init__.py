@@ -16,15 +16,15 @@ from types import ModuleType
 from ..selection import Where
 from . import asv, google_benchmark, hyperfine, pyperf, pytest_benchmark, serving
 from ...core.toolnames import TOOL_FORMATS
-from .base import Picked, Request, Sibling
+from .base import Inconsistent, Picked, Request, Sibling
 
 FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (hyperfine, pytest_benchmark, pyperf, google_benchmark, asv,
                                                       serving)}
 NAMES = tuple(FORMATS)
 assert NAMES == TOOL_FORMATS, "core.toolnames lists the formats measure.tools reads"
 
-__all__ = ["FORMATS", "NAMES", "Picked", "Request", "Sibling", "pick", "recognise", "stated_unit", "failed_at",
-           "short_form"]
+__all__ = ["FORMATS", "Inconsistent", "NAMES", "Picked", "Request", "Sibling", "alone_at", "behind", "failed_at",
+           "pick", "pooled", "recognise", "short_form", "stated_unit", "unknown_at"]
 
 
 def pick(name: str, data: Any, req: Request) -> Picked:
@@ -64,6 +64,25 @@ def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
         return fmt.behind(data, where) if fmt is not None else None
     except (KeyError, IndexError, TypeError, ValueError):
         return None
+
+
+def unknown_at(data: Any, where: Where, fmt: ModuleType | None = None) -> str | None:
+    """Why a place in a recognised file is not one of the tool's own numbers (a key the tool does not write)."""
+    fmt = fmt or recognise(data)
+    check = getattr(fmt, "unknown", None)
+    return check(data, where) if check is not None else None
+
+
+def pooled(data: Any, where: list[Where], fmt: ModuleType | None = None) -> str | None:
+    """Why values selected together come from entries the tool keeps apart (two commands, two tests)."""
+    check = getattr(fmt or recognise(data), "pools", None)
+    return check(data, where) if check is not None and len(where) > 1 else None
+
+
+def alone_at(data: Any, where: Where) -> str | None:
+    """Why a tool's statistic selected by pointer stands without the runs the file holds (a warning)."""
+    check = getattr(recognise(data), "alone", None)
+    return check(data, where) if check is not None else None
 
 
 def short_form(data: Any, where: Where) -> str | None:

@@ -129,6 +129,8 @@ def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
 
 def failures(data: Any, where: Where) -> str | None:
     """A column that is not a measurement: an interval's end, a quartile, a count, a time stamp."""
+    if len(where) == 3 and where[0] == "results" and isinstance(data, dict) and where[2] == _column(data, "result"):
+        return "the result column holds asv's median of each parameter combination, not runs"
     if len(where) >= 3 and where[0] == "results" and isinstance(data, dict):
         for name, what in NOT_MEASURED.items():
             if _column(data, name) == where[2]:
@@ -148,3 +150,10 @@ def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
     runs = runs_at(data, ("results", where[1], samples, where[3])) if samples is not None else None
     fixed = by_name(str(where[1]))
     return ("median", Picked(runs, True, fixed, "asv's samples")) if runs and fixed else None
+
+
+def pools(data: Any, where: list[Where]) -> str | None:
+    """Values from two asv benchmarks or parameter combinations."""
+    entries = {(place[1], place[3] if len(place) > 3 else None) for place in where
+               if len(place) > 2 and place[0] == "results"}
+    return f"pools {len(entries)} asv benchmarks or parameter combinations" if len(entries) > 1 else None

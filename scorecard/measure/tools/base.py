@@ -33,6 +33,15 @@ class Picked:
     also: tuple[str, ...] = ()  # other files of the ledger read to know it (asv's benchmarks.json, for the unit)
 
 
+class Inconsistent(Exception):
+    """A statistic whose runs are in the file but cannot be read as its runs (other units, other benchmarks pooled
+    under its name): refused, never read as the statistic alone."""
+
+    def __init__(self, code: str, message: str, hint: str):
+        super().__init__(message)
+        self.code, self.message, self.hint = code, message, hint
+
+
 @dataclass(frozen=True, slots=True)
 class Request:
     """A format selection as the record writes it."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..selection import Where
 from ..like import word_stat
-from .base import Picked, Request, entry, has_keys, metric, statistic
+from .base import Inconsistent, Picked, Request, entry, has_keys, metric, statistic
 
 NAME = "google-benchmark"
 STANDARD = ("name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
@@ -67,7 +67,7 @@ def pick(data: Any, req: Request) -> Picked:
 def _check_group(data: Any, group: list[int], req: Request) -> None:
     """One benchmark's entries: none failed, and one family (two families cannot share a run_name)."""
     benches = data["benchmarks"]
-    failed = failures(data, ("benchmarks", group[0]))
+    failed = failures(data, ("benchmarks", group[0]), whole=True)
     if failed:
         raise req.refuse(failed, "fix the benchmark so it runs without error, and run it again", key="benchmark",
                          code="SC323")
@@ -124,13 +124,15 @@ def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
     return None
 
 
-def failures(data: Any, where: Where) -> str | None:
-    """Why the entry at where did not measure: Google Benchmark's error_occurred."""
+def failures(data: Any, where: Where, whole: bool = False) -> str | None:
+    """Why the entry at where did not measure: Google Benchmark's error_occurred (on it; with whole, on any entry of
+    its run_name)."""
     if len(where) < 2 or where[0] != "benchmarks":
         return None
     benches = data["benchmarks"]
     run_name = benches[where[1]].get("run_name")
-    bad = [e for e in benches if e.get("run_name") == run_name and e.get("error_occurred")]
+    entries = [e for e in benches if e.get("run_name") == run_name] if whole else [benches[where[1]]]
+    bad = [e for e in entries if e.get("error_occurred")]
     if not bad:
         return None
     return f"the runs of {run_name!r} failed ({str(bad[0].get('error_message', 'error_occurred'))[:80]!r})"
@@ -148,13 +150,20 @@ def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
     benches = data["benchmarks"]
     found = benches[where[1]]
     stat = word_stat(str(found.get("aggregate_name")))
-    if found.get("run_type") != "aggregate" or stat not in ("median", "mean"):
+    if found.get("run_type") != "aggregate" or stat in (None, "spread", "extreme") or \
+            found.get("aggregate_unit", "time") != "time":
         return None
-    runs = [i for i, e in enumerate(benches) if e.get("run_name") == found.get("run_name")
-            and e.get("run_type") == "iteration"]
-    units = {str(benches[i].get("time_unit")) for i in runs} | {str(found.get("time_unit"))}
-    if len(runs) < 2 or len(units) > 1 or units.pop() not in UNITS:
-        return None
-    unit = UNITS[str(found.get("time_unit"))]
-    return stat, Picked(tuple(("benchmarks", i, where[2]) for i in runs), True, unit,
-                        f"its time_unit is {found.get('time_unit')!r}")
+    group = [i for i, e in enumerate(benches) if e.get("run_name") == found.get("run_name")]
+    runs = [i for i in group if benches[i].get("run_type") == "iteration"]
+    if len(runs) < 2:
+        return None  # the repetitions are not in the file: the aggregate stands alone
+    families = {(benches[i].get("family_index"), benches[i].get("per_family_instance_index")) for i in runs}
+    if len(families) > 1:
+        raise Inconsistent("SC322", f"{len(families)} benchmarks share the run_name {found.get('run_name')!r}: its "
+                           "aggregate cannot be judged with its repetitions", "give the benchmarks different names")
+    units = {str(benches[i].get("time_unit")) for i in [*runs, where[1]]}
+    if len(units) > 1 or next(iter(units)) not in UNITS:
+        raise Inconsistent("SC511", f"the aggregate and the repetitions of {found.get('run_name')!r} are in "
+                           f"different time units ({', '.join(sorted(units))})", "cite the file as the tool wrote it")
+    return str(stat), Picked(tuple(("benchmarks", i, where[2]) for i in runs), True, UNITS[units.pop()],
+                             f"its time_unit is {found.get('time_unit')!r}")

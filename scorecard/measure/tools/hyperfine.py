@@ -98,3 +98,25 @@ def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
         runs = runs_at(data, ("results", where[1], "times"))
         return (str(where[2]), Picked(runs, True, "s", _FROM)) if runs else None
     return None
+
+
+ENTRY_KEYS = frozenset({"command", "mean", "stddev", "median", "user", "system", "min", "max", "times", "exit_codes",
+                        "parameters", "memory_usage_byte"})
+
+
+def unknown(data: Any, where: Where) -> str | None:
+    """A key hyperfine does not write, where a selection reaches (a number added beside its own)."""
+    if not where or where[0] == "meta":
+        return None
+    if where[0] != "results":
+        return f"'{where[0]}' is not a key hyperfine writes"
+    if len(where) >= 3 and where[2] not in ENTRY_KEYS:
+        return f"'{where[2]}' is not a key hyperfine writes in an entry"
+    return None
+
+
+def pools(data: Any, where: list[Where]) -> str | None:
+    """Values from two of hyperfine's entries: every entry is its own command (a parameter scan's too, whatever
+    --command-name calls them), never a repetition of another."""
+    entries = {place[1] for place in where if len(place) > 1 and place[0] == "results"}
+    return f"pools the runs of {len(entries)} hyperfine entries (each is one command)" if len(entries) > 1 else None

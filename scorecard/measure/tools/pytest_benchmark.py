@@ -77,3 +77,27 @@ def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
         runs = runs_at(data, (*where[:3], "data"))
         return (str(where[3]), Picked(runs, True, "s", _FROM)) if runs else None
     return None
+
+
+TOP_KEYS = frozenset({"machine_info", "commit_info", "benchmarks", "datetime", "version", "meta"})
+ENTRY_KEYS = frozenset({"group", "name", "fullname", "params", "param", "extra_info", "options", "stats"})
+STATS_KEYS = frozenset({*TIME_KEYS, "rounds", "iterations", "iqr_outliers", "stddev_outliers", "outliers", "ops"})
+
+
+def unknown(data: Any, where: Where) -> str | None:
+    """A key pytest-benchmark does not write, where a selection reaches (extra_info is the test's own)."""
+    if not where:
+        return None
+    if where[0] not in TOP_KEYS:
+        return f"'{where[0]}' is not a key pytest-benchmark writes"
+    if where[0] == "benchmarks" and len(where) >= 3 and where[2] not in ENTRY_KEYS:
+        return f"'{where[2]}' is not a key pytest-benchmark writes in a benchmark"
+    if where[0] == "benchmarks" and len(where) >= 4 and where[2] == "stats" and where[3] not in STATS_KEYS:
+        return f"'stats.{where[3]}' is not a statistic pytest-benchmark writes"
+    return None
+
+
+def pools(data: Any, where: list[Where]) -> str | None:
+    """Values from two of pytest-benchmark's entries: each is its own test."""
+    entries = {place[1] for place in where if len(place) > 1 and place[0] == "benchmarks"}
+    return f"pools {len(entries)} pytest-benchmark tests" if len(entries) > 1 else None

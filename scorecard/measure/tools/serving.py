@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import re
 from dataclasses import replace
 
 from ..evidence import is_number
@@ -90,8 +91,9 @@ def _stats(data: dict, name: str) -> dict[str, Where]:
     for word in STATS[name]:
         for key in data:
             head, _, rest = key.partition("_")
-            if rest == f"{word}_ms" and head != "std" and number_at(data, (key,)):
-                out[head] = (key,)
+            stat = _stat_of(head)
+            if rest == f"{word}_ms" and stat is not None and number_at(data, (key,)):
+                out[stat] = (key,)
     return out
 
 
@@ -149,12 +151,47 @@ def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
         return None
     head, _, rest = where[0].partition("_")
     name = next((m for m, words in STATS.items() for w in words if rest == f"{w}_ms"), None)
-    stat = "mean" if head == "mean" else "median" if head == "median" else head if head.startswith("p") else None
-    if name is None or stat is None or (stat.startswith("p") and not _is_quantile(stat)):
+    stat = _stat_of(head)
+    if name is None or stat is None:
         return None
     runs = _runs(data, name)
     return (stat, Picked(runs, True, "s", _FROM_S)) if runs else None
 
 
-def _is_quantile(word: str) -> bool:
-    return quantile_of(word) is not None
+def _stat_of(head: str) -> str | None:
+    """The statistic a key's first word names as vLLM and SGLang write them: mean, median, pNN (p0 is the min,
+    p100 the max); None for a spread or a word they do not write (p099)."""
+    if head in ("mean", "median"):
+        return head
+    if head in ("p0", "p100"):
+        return "min" if head == "p0" else "max"
+    return head if re.fullmatch(r"p[1-9][0-9]?(\.[0-9]+)?", head) and quantile_of(head) is not None else None
+
+
+KEYS = frozenset({
+    "date", "endpoint_type", "backend", "label", "model_id", "tokenizer_id", "num_prompts", "request_rate",
+    "burstiness", "max_concurrency", "duration", "completed", "failed", "total_input_tokens", "total_output_tokens",
+    "request_throughput", "request_goodput", "output_throughput", "total_token_throughput", "input_lens",
+    "output_lens", "ttfts", "itls", "start_times", "generated_texts", "errors", "server_queue_times", "server_ttfts",
+    "latencies", "queue_times", "max_output_tokens_per_s", "max_concurrent_requests", "rtfx",  # vLLM
+    "tag", "dataset_name", "sharegpt_output_len", "random_input_len", "random_output_len", "random_range_ratio",
+    "server_info", "total_input_text_tokens", "total_input_vision_tokens", "total_output_tokens_retokenized",
+    "input_throughput", "total_throughput", "concurrency", "accept_length",  # SGLang
+    "meta"})
+_STAT_KEY = re.compile(r"(mean|median|std|p(0|100|[1-9][0-9]?(\.[0-9]+)?))_(ttft|tpot|itl|e2el|e2e_latency)_ms")
+
+
+def unknown(data: Any, where: Where) -> str | None:
+    """A key neither vLLM nor SGLang writes (a number added beside theirs): read, it would not be their measurement."""
+    if not where or not isinstance(where[0], str) or where[0] in KEYS or _STAT_KEY.fullmatch(where[0]):
+        return None
+    return f"'{where[0]}' is not a key vLLM or SGLang writes"
+
+
+def alone(data: Any, where: Where) -> str | None:
+    """Why the tool's statistic at where stands without its runs though a serving file has them: failed requests."""
+    bad = failed(data)
+    if not bad or len(where) != 1 or not isinstance(where[0], str) or not _STAT_KEY.fullmatch(where[0]):
+        return None
+    return (f"{bad} of the requests failed, so the per-request times (which hold a failed one as 0.0) are not "
+            "read; the tool's statistic covers the successful requests")
