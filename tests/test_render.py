@@ -165,7 +165,8 @@ def test_the_bar_and_the_value_are_shown_in_one_unit(value, unit, bar, bar_unit,
     from scorecard.site.views import bar_text, measured_text
 
     m = Measurement(value, unit, ())
-    sota = SimpleNamespace(value=bar, unit=bar_unit, better="lower")
+    sota = SimpleNamespace(value=bar, unit=bar_unit, better="lower", stat=None)
     d = SimpleNamespace(comparison=compare.compare(m, sota, 0.05), measured=SimpleNamespace(measurement=m),
-                        record=SimpleNamespace(model=SimpleNamespace(display_unit=display, sota=sota)))
+                        record=SimpleNamespace(model=SimpleNamespace(display_unit=display, sota=sota),
+                                               bar_of=compare.Bar.of(sota)))
     assert (measured_text(d), bar_text(d)) == (ours, theirs)

@@ -21,7 +21,6 @@ from ..ledger.records import CheckResult, DimensionRecord
 from .pipeline import validate
 from ..measure import reading as measure
 from ..history import wording
-from ..ledger.model import Sota
 from ..core.statuses import value_word
 from ..ledger.load import SETTINGS_FILE
 from ..measure.numfmt import fmt_value
@@ -173,10 +172,10 @@ def _changed(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord) -> li
     if value is not None:
         only_evidence = va is not None and vb is not None and a.doc.digest == b.doc.digest
         lines.append(value + (" (from the evidence file only)" if only_evidence else "")
-                     + _noise_and_context(va, vb, ma.status, mb))
+                     + _noise_and_context(va, vb, ma.status, b))
     if ma.claim != mb.claim:
         lines.append(f"claim “{ma.claim}” → “{mb.claim}”")
-    lines += _sota(ma.sota, mb.sota)
+    lines += _sota(a, b)
     lines += _typed_choices(old, new, a, b)
     other = [k for k in ("title", "why", "leaders", "note", "trace", "order") if getattr(ma, k) != getattr(mb, k)]
     if other:
@@ -185,7 +184,7 @@ def _changed(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord) -> li
 
 
 def _noise_and_context(va: measure.Measurement | None, vb: measure.Measurement | None, old_status: str,
-                       mb) -> str:
+                       b: DimensionRecord) -> str:
     """Whether a changed value moved beyond its runs' noise, and where it stands: '; within the runs' noise
     (intervals overlap); still trails; bar 0.5 ms'."""
     from ..measure.compare import in_unit
@@ -196,18 +195,25 @@ def _noise_and_context(va: measure.Measurement | None, vb: measure.Measurement |
         if low is not None and high is not None and va.low is not None and va.high is not None:
             apart = high < va.low or va.high < low
             parts.append("the intervals do not overlap" if apart else "within the runs' noise (the intervals overlap)")
-    if vb is not None and old_status == mb.status:
-        parts.append(f"still {mb.status}")
-    if vb is not None and mb.sota.value is not None:
-        parts.append(f"bar {fmt_value(mb.sota.value, mb.sota.unit)}")
+    if vb is not None and old_status == b.model.status:
+        parts.append(f"still {b.model.status}")
+    bar = b.bar_of
+    if vb is not None and bar.value is not None:
+        parts.append(f"bar {fmt_value(bar.value, bar.unit)}")
     return "; " + "; ".join(parts) if parts else ""
 
 
-def _sota(sa: Sota, sb: Sota) -> list[str]:
+def _sota(a: DimensionRecord, b: DimensionRecord) -> list[str]:
+    """What changed in the bar: its number (typed, or read again from sota.result: a re-run of the rival), its
+    kind, its words and its source."""
+    sa, sb = a.model.sota, b.model.sota
     lines = []
-    bar = wording.bar_changed((sa.value, sa.unit), (sb.value, sb.unit))
+    bar_a, bar_b = a.bar_of, b.bar_of
+    bar = wording.bar_changed((bar_a.value, bar_a.unit), (bar_b.value, bar_b.unit))
     if bar is not None:
-        lines.append(bar)
+        lines.append(bar + (" (read from sota.result)" if sb.result is not None else ""))
+    if sa.source_kind != sb.source_kind:
+        lines.append(f"SOTA bar's kind {sa.source_kind} → {sb.source_kind}")
     if sa.bar != sb.bar:
         lines.append("SOTA bar reworded")
     if sa.source != sb.source or sa.date != sb.date:
@@ -249,9 +255,9 @@ def _verdict(side: Side, d: DimensionRecord, tolerance: float) -> str | None:
     from ..measure import compare as comparing
 
     m = side.values.get(d.id)
-    if m is None or d.model.sota.value is None:
+    if m is None or d.bar_of.value is None:
         return None
-    c = comparing.compare(m, d.model.sota, tolerance)
+    c = comparing.compare(m, d.bar_of, tolerance)
     return None if c is None or c.not_finite() else c.standing
 
 

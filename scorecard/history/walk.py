@@ -10,6 +10,7 @@ file versions they hold. A record that does not validate at some commit keeps it
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC
 from pathlib import Path
@@ -161,20 +162,26 @@ class _Parsed:
         return self.artifacts[blob]
 
 
+def _getter(tree: dict[str, str], parsed: _Parsed) -> Callable[[str], Artifact]:
+    def get(rel: str) -> Artifact:
+        blob = tree.get(rel)
+        return parsed.artifact(blob, rel) if blob else Artifact(rel, error="missing")
+    return get
+
+
 def _state(category: str, model: Dimension, tree: dict[str, str], parsed: _Parsed) -> State:
     value = unit = None
     if model.status in MEASURED and model.result is not None:
         unit = model.result.unit
-
-        def get(rel: str) -> Artifact:
-            blob = tree.get(rel)
-            return parsed.artifact(blob, rel) if blob else Artifact(rel, error="missing")
-
-        m = measure.read(model.result, get).measurement
+        m = measure.read(model.result, _getter(tree, parsed)).measurement
         value = m.value if m is not None else None
         unit = m.unit if m is not None else unit  # a format: states the unit where the record does not
     sota = model.sota
-    return State(category, model.status, value, unit, sota.value, sota.unit, " ".join(model.claim.split()), sota.better,
+    bar, bar_unit = sota.value, sota.unit
+    if sota.result is not None:  # a bar read from an artifact: read at this commit, as ours is
+        bm = measure.read(sota.result, _getter(tree, parsed)).measurement
+        bar, bar_unit = (bm.value, bm.unit) if bm is not None else (None, None)
+    return State(category, model.status, value, unit, bar, bar_unit, " ".join(model.claim.split()), sota.better,
                  " ".join((model.note or "").split()))
 
 

@@ -62,6 +62,10 @@ def inputs(model: Dimension, get: Callable[[str], Artifact]) -> dict[str, object
     if model.result is not None and model.status in MEASURED:
         out.update(measure.described(model.result))
         cited += measure.selections(model.result)
+    if model.sota.result is not None:  # a bar read from an artifact: a re-run of the rival turns the claim suspect
+        out["sota.kind"] = model.sota.source_kind
+        out.update({f"sota.{k}": v for k, v in measure.described(model.sota.result).items()})
+        cited += measure.selections(model.sota.result)
     for entry in model.trace:
         target = entry if isinstance(entry, str) else entry.target
         if is_url(target):

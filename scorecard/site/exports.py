@@ -52,9 +52,11 @@ def dimension_data(d: ResolvedDimension) -> dict:
         "id": d.id, "category": rec.category, "file": rec.file, "url": f"{rec.category}/#{d.id}",
         **rec.model.model_dump(mode="json", exclude={"order"}), "glyph": d.glyph,
         "measured": None if m is None else measured_data(m),
+        "bar": bar_data(d),
         "comparison": None if c is None else {"ratio": c.ratio, "margin": c.margin, "standing": c.standing,
                                               "better": c.better,
-                                              "value": c.value, "unit": c.unit, "low": c.low, "high": c.high},
+                                              "value": c.value, "unit": c.unit, "low": c.low, "high": c.high,
+                                              "bar_low": c.bar_low, "bar_high": c.bar_high},
         "not_compared": d.not_compared or None,
         "source_age_months": d.source_age_months, "source_stale": d.source_stale,
         "review": d.review, "review_changes": d.review_changes,
@@ -62,6 +64,20 @@ def dimension_data(d: ResolvedDimension) -> dict:
         "evidence_date_from": d.evidence_date_from or None, "evidence_age_months": d.evidence_age_months,
         "evidence_stale": d.evidence_stale,
     }
+
+
+def bar_data(d: ResolvedDimension) -> dict:
+    """The bar in the export: where it comes from, its number, and (read from sota.result) its runs, interval and
+    source."""
+    bar = d.record.bar_of
+    out: dict = {"kind": bar.kind, "value": bar.value, "unit": bar.unit, "better": bar.better, "stat": bar.stat}
+    m = bar.measured
+    if m is not None:
+        first = m.sources[0]
+        out.update(n=m.n, low=m.low, high=m.high, level=m.level, expr=m.expr,
+                   evidence=None if m.expr else first.evidence, pointer=None if m.expr else _pointer(first),
+                   path=first.selector if not m.expr and first.kind == "path" else None, tool=_tool(first))
+    return out
 
 
 def measured_data(m) -> dict:
@@ -113,7 +129,8 @@ def ledger_data(led: ResolvedLedger) -> dict:
     return {**_ledger_head(led), "categories": [category_data(c) for c in led.categories]}
 
 
-CSV_COLUMNS = ("id", "category", "title", "status", "claim", "value", "unit", "bar", "bar_unit", "better", "ratio",
+CSV_COLUMNS = ("id", "category", "title", "status", "claim", "value", "unit", "bar", "bar_unit", "better", "bar_kind",
+               "ratio",
                "margin", "source", "source_date", "bar_checked", "evidence", "pointer", "path", "artifact_commit",
                "artifact_date", "url")
 
@@ -134,13 +151,13 @@ def _csv_number(value: float | None) -> str:
 def csv_row(cat_slug: str, d: ResolvedDimension) -> list[str]:
     """One dimension as a data.csv row (columns: CSV_COLUMNS; docs/site.md)."""
     model = d.record.model
-    sota, m, c = model.sota, d.measured, d.comparison
+    sota, m, c, bar = model.sota, d.measured, d.comparison, d.record.bar_of
     mm = m.measurement if m else None
     first = mm.sources[0] if mm and mm.sources and not mm.expr else None
     meta = first.meta if first else {}
     return [_csv_text(d.id), _csv_text(cat_slug), _csv_text(model.title), d.status, _csv_text(model.claim),
-            _csv_number(mm.value if mm else None), _csv_text(mm.unit if mm else None), _csv_number(sota.value),
-            _csv_text(sota.unit), sota.better or "", _csv_number(c.ratio if c else None),
+            _csv_number(mm.value if mm else None), _csv_text(mm.unit if mm else None), _csv_number(bar.value),
+            _csv_text(bar.unit), sota.better or "", bar.kind, _csv_number(c.ratio if c else None),
             _csv_number(c.margin if c else None), _csv_text(sota.source), sota.date, sota.checked or "",
             _csv_text(first.evidence if first else None),
             _csv_text(_pointer(first) if first else None),

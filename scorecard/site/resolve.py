@@ -189,20 +189,17 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
     measured = comparison = None
     why_not = ""
     measured_on, measured_from, evidence_age = None, "", None
+    bar = rec.bar_of
+    if bar.measured is not None and dim.sota.result is not None:  # a bar read from an artifact: cited like ours
+        _cite_result(dim.sota.result, bar.measured, rec.id, store, citations, files)
     if dim.status in MEASURED and dim.result is not None:
         m = rec.measurement  # read by the check stage
         assert m is not None, "resolve runs only on a ledger without errors"
-        for rel, kind, selector in measure.selections(dim.result):
-            art = store.get(rel)
-            files[art.rel] = art.raw
-            for pointer in located(art.data, kind, selector):
-                _cite(citations, art.rel, pointer, rec.id)
-        for rel in sorted({rel for src in m.sources for rel in src.also}):
-            files[rel] = store.get(rel).raw  # what a format read beside the evidence (asv's units), to check
+        _cite_result(dim.result, m, rec.id, store, citations, files)
         measured = Measured(m, simulated=dim.status == "simulated",
                             sample=any(bool(src.meta.get("sample")) for src in m.sources))
-        comparison = compare(m, dim.sota, ledger.settings.parity_tolerance)
-        why_not = not_compared(m, dim.sota) or ""
+        comparison = compare(m, bar, ledger.settings.parity_tolerance)
+        why_not = not_compared(m, bar) or ""
         oldest = oldest_evidence([(None, src.evidence) for src in m.sources], store)
         if oldest is not None:
             measured_on, measured_from = oldest[0], oldest[1]
@@ -220,6 +217,17 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
                              evidence_age_months=evidence_age,
                              evidence_stale=bool(evidence_after and evidence_age is not None
                                                  and evidence_age > evidence_after))
+
+
+def _cite_result(result, m: Measurement, dim_id: str, store: ArtifactStore, citations: dict, files: dict) -> None:
+    """Publish and cite every file a result read (and what a format read beside it, such as asv's units)."""
+    for rel, kind, selector in measure.selections(result):
+        art = store.get(rel)
+        files[art.rel] = art.raw
+        for pointer in located(art.data, kind, selector):
+            _cite(citations, art.rel, pointer, dim_id)
+    for rel in sorted({rel for src in m.sources for rel in src.also}):
+        files[rel] = store.get(rel).raw
 
 
 def _trace_view(entry, dim_id: str, root: Path, store: ArtifactStore, citations: dict, files: dict) -> TraceView:
