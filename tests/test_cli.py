@@ -14,7 +14,7 @@ from conftest import REPO, bad_case, run_cli
 def test_validate_example_ledger_from_repo_root():
     proc = run_cli("validate", cwd=REPO)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout.strip().endswith("in 15 dimensions")
+    assert proc.stdout.strip().endswith("in 16 dimensions")
 
 
 def test_validate_finds_the_root_from_a_subfolder():

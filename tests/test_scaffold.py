@@ -144,7 +144,7 @@ def test_new_reads_a_tools_output_in_its_own_words(base_ledger):
     assert proc.returncode == 0, proc.stderr
     text = (base_ledger / "claims/speed/start.yaml").read_text()
     assert "  format: hyperfine " in text and '  benchmark: "true" ' in text and 'also here: "sleep 0.001"' in text
-    assert "  unit: s " in text and "  better: lower " in text and "pointer:" not in text.split("result:")[1]
+    assert "  unit: s " in text and "  better: lower " in text and "\n  pointer:" not in text.split("\nresult:")[1]
     found = run_cli("validate", "--format", "json", cwd=base_ledger)
     errors = [f for f in json.loads(found.stdout)["findings"] if f["severity"] == "error"]
     assert errors == []  # the tool's runs read, in its unit: only the example text is left to replace

@@ -101,7 +101,7 @@ def test_measured_values_come_from_the_artifacts(example_site):
 def test_index_lists_every_dimension_with_status_in_text(example_site):
     page = (example_site / "index.html").read_text()
     rows = re.findall(r'<tr data-status="([a-z-]+)"[ >]', page)
-    assert len(rows) == 15 and set(rows) == {"leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"}
+    assert len(rows) == 16 and set(rows) == {"leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"}
     text = text_of(page)
     assert "leads : 2" in text and "no claim : 6" in text
     assert 'href="cost-efficiency/index.html#goodput-under-sla"' in page
@@ -111,7 +111,7 @@ def test_json_export(example_site):
     data = json.loads((example_site / "data.json").read_text())
     assert data["schema_version"] == 1
     dims = [d for c in data["categories"] for d in c["dimensions"]]
-    assert len(dims) == 15
+    assert len(dims) == 16
     decode = next(d for d in dims if d["id"] == "decode-throughput")
     assert decode["file"] == "claims/latency-and-reuse/decode-throughput.yaml"
     assert decode["measured"]["value"] == 1840.0 and decode["comparison"]["standing"] == "behind"

@@ -237,6 +237,7 @@ def test_every_tool_file_is_recognised_as_its_tool_and_no_other_evidence_is():
 RECOGNISED_ELSEWHERE = {
     "evidence/sample/tools/asv/results/sample-vm/00000000-sample-py3.11.json": "asv",
     "evidence/sample/tools/hyperfine-cli-start.json": "hyperfine",
+    "evidence/sample/tools/hyperfine-rival-start.json": "hyperfine",
     "evidence/sample/tools/pytest-benchmark.json": "pytest-benchmark",
     "tests/ledgers/bad/runs-empty/evidence/bench.json": "hyperfine",
     "tests/ledgers/bad/runs-parity-but-whole-interval-ahead/evidence/bench.json": "hyperfine",
@@ -264,6 +265,7 @@ RECOGNISED_ELSEWHERE = {
     "tests/ledgers/good/honest-forms/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/good/honest-forms/evidence/pyperf.json": "pyperf",
     "tests/ledgers/good/measurements/evidence/sample/tools/hyperfine-cli-start.json": "hyperfine",
+    "tests/ledgers/good/reproduced-bar/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/good/tool-formats/evidence/asv/results/vm/b51530db-existing-py_tmp_toolvenv_bin_python3.json": "asv",
     "tests/ledgers/good/tool-formats/evidence/gbench.json": "google-benchmark",
     "tests/ledgers/good/tool-formats/evidence/hyperfine.json": "hyperfine",

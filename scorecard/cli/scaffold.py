@@ -53,6 +53,9 @@ sota:                                 # required: the bar to beat
   unit: {unit}                          # the unit of value
   better: {better}                      # higher | lower
   # stat: median                      # the bar's statistic (median, mean, p99 ...): ours must then be the same
+  # kind: claimed                     # claimed (the authors' number) | independent | reproduced (we measured it)
+  # result: {{evidence: evidence/rival.json, pointer: /runs}}   # a bar we (or a third party) measured, read like
+  #                                   # result: instead of value/unit/stat; its interval counts in the verdict
   source: https://example.org/paper   # required: http(s) URL stating the bar
   date: {date}                         # required: YYYY, YYYY-MM or YYYY-MM-DD
 leaders:                              # optional: who leads (inline Markdown)

@@ -152,7 +152,7 @@ def schema_finding(doc: Document, model: type[BaseModel], err: ErrorDetails) -> 
 
 _CUSTOM_HINTS = {
     "SC205": "write the date as YYYY, YYYY-MM or YYYY-MM-DD, e.g. 2024-01",
-    "SC206": "add `unit:` and `better: higher` (or lower) next to `value:`",
+    "SC206": "add `better: higher` (or lower) to the bar, and `unit:` next to a typed `value:`",
     "SC207": "keep claim to one line; put the detail in note:",
     "SC403": "use a full http:// or https:// URL",
     "SC601": "use the http(s) URL of the paper, post or page that states the bar",

@@ -170,7 +170,7 @@ class Sota(Record):
 
     @model_validator(mode="after")
     def _value_has_unit(self) -> Sota:
-        if self.value is not None and (self.unit is None or self.better is None):
+        if self.value is not None and self.result is None and (self.unit is None or self.better is None):
             missing = " and ".join(k for k in ("unit", "better") if getattr(self, k) is None)
             raise PydanticCustomError("SC206", "sota.value is given without {missing}", {"missing": missing})
         if self.result is not None and self.better is None:

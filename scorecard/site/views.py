@@ -107,7 +107,7 @@ def bar_kind(d: ResolvedDimension) -> str:
     if m.low is not None and m.high is not None:
         low, high = in_unit(m.low, m.unit, shown), in_unit(m.high, m.unit, shown)
         if low is not None and high is not None:
-            parts.append(f"{fmt_percent(m.level or 0.95)} interval {fmt_value(low, shown)}–{fmt_value(high, shown)}")
+            parts.append(f"{fmt_percent(m.level or 0.95)} interval {fmt_range(low, high, shown)}")
     return f"{who}: {', '.join(parts)}"
 
 

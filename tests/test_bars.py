@@ -1,0 +1,100 @@
+"""Bars we measured ourselves (sota.kind, sota.result): read like ours, both intervals in the verdict, and seen by
+review, diff and the reader. The corpus holds the refusals (tests/ledgers/bad/reproduced-*, bar-*, result-*)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+from scorecard.cli import pipeline
+from scorecard.measure import compare, stats
+from scorecard.measure.reading import Measurement
+
+from conftest import LEDGERS, copy_ledger, run_cli
+
+
+def _records(root):
+    result, _ = pipeline.validate(root)
+    assert result.errors == [], result.errors
+    return {d.id: d for d in result.ledger.dimensions()}
+
+
+def test_both_sides_are_read_at_the_level_k_intervals_need(tmp_path):
+    root = copy_ledger(LEDGERS / "good" / "reproduced-bar", tmp_path / "ledger")
+    dims = _records(root)
+    for dim in ("alpha", "beta", "gamma"):
+        rec = dims[dim]
+        assert rec.measurement.level == rec.bar.level == 1 - float(stats.ALPHA) / 2, dim  # 97.5 % each
+        assert rec.bar_of.kind in ("reproduced", "independent") and rec.bar_of.has_interval
+
+
+def test_a_lead_must_clear_the_bars_interval_not_only_its_value():
+    """The same numbers against a typed bar lead; against the same bar read with a wide interval, they do not."""
+    ours = Measurement(10.0, "ms", (), low=9.9, high=10.1, interval_from="ci", level=0.975)
+    wide = Measurement(10.6, "ms", (), low=9.0, high=12.0, interval_from="ci", level=0.975)
+    sota = type("S", (), {"value": None, "unit": None, "better": "lower", "stat": None, "kind": "reproduced"})()
+    typed = compare.Bar(10.6, "ms", "lower", None)
+    assert compare.compare(ours, typed, 0.05).standing == "ahead"
+    c = compare.compare(ours, compare.Bar.of(sota, wide), 0.05)
+    assert (c.standing, c.bar_low, c.bar_high) == ("level", 9.0, 12.0)
+    problem = compare.judge("leads", ours, c, compare.Bar.of(sota, wide))
+    assert problem is not None and problem.code == "SC505" and "the bar's own interval" in problem.message
+    # exactly at the bar's near end is not past it; a hair beyond is
+    at = Measurement(8.0, "ms", (), low=7.9, high=9.0, interval_from="ci", level=0.975)
+    assert compare.compare(at, compare.Bar.of(sota, wide), 0.05).standing == "level"
+    past = Measurement(8.0, "ms", (), low=7.9, high=8.999, interval_from="ci", level=0.975)
+    assert compare.compare(past, compare.Bar.of(sota, wide), 0.05).standing == "ahead"
+    # a bar whose runs cannot give its near end: no lead rests on it, and the finding says how many runs it needs
+    open_end = Measurement(10.6, "ms", (), low=None, high=12.0, interval_from="ci", level=0.975, needs_low=7)
+    bar = compare.Bar.of(sota, open_end)
+    c = compare.compare(past, bar, 0.05)
+    assert c.standing == "level"
+    assert "needs 7 runs" in compare.judge("leads", past, c, bar).message
+
+
+def test_a_rerun_of_the_rival_turns_a_reviewed_claim_suspect_and_diff_says_so(tmp_path):
+    top = tmp_path / "repo"
+    root = copy_ledger(LEDGERS / "good" / "reproduced-bar", top)
+    assert run_cli("review", "--all", "--root", str(root)).returncode == 0
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.org", "HOME": str(top), "PATH": "/usr/bin:/bin"}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "start"]):
+        subprocess.run(["git", *args], cwd=top, check=True, capture_output=True, env=env)
+    path = root / "evidence/rival.json"
+    data = json.loads(path.read_text())
+    data["rival"] = [x + 1 for x in data["rival"]]  # the rival, re-run: slower
+    path.write_text(json.dumps(data))
+    found = pipeline.validate(root)[0].findings
+    assert sorted(f.file for f in found if f.code == "SC801") == ["claims/core/alpha.yaml", "claims/core/gamma.yaml"]
+    proc = run_cli("diff", "HEAD", "--root", str(root))
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"bar 12 ms → 13 ms.*\(read from sota\.result\)", proc.stdout), proc.stdout
+
+
+def test_stamps_of_dimensions_without_a_measured_bar_are_unchanged():
+    """The example ledger's stamps were written before sota.result existed, and still match."""
+    result, _ = pipeline.validate(LEDGERS.parent.parent)
+    assert [f for f in result.findings if f.code == "SC801"] == []
+
+
+def test_the_reader_sees_the_kind_of_every_bar(tmp_path):
+    root = copy_ledger(LEDGERS / "good" / "reproduced-bar", tmp_path / "ledger")
+    shutil.copy(LEDGERS / "base" / "claims" / "core" / "beta.yaml", root / "claims" / "core" / "delta.yaml")
+    assert not pipeline.build(root, root / "site").refused
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (root / "site/core/index.html").read_text()))
+    assert "The bar is reproduced by us: median of 12 runs, 97.5% interval" in page
+    assert "The bar is measured by lab.example.org: median of 12 runs" in page
+    assert "The bar is claimed by the authors." in page
+    data = json.loads((root / "site/core/data.json").read_text())
+    kinds = {d["id"]: d["bar"]["kind"] for d in data["dimensions"]}
+    assert kinds["alpha"] == "reproduced" and kinds["gamma"] == "independent"
+    alpha = next(d for d in data["dimensions"] if d["id"] == "alpha")
+    assert alpha["bar"]["n"] == 12 and alpha["bar"]["pointer"] == "/rival" and alpha["comparison"]["bar_low"]
+    csv = (root / "site/data.csv").read_text().splitlines()
+    header = csv[0].split(",")
+    assert "bar_kind" in header
+    column = header.index("bar_kind")
+    assert sorted(line.split(",")[column] for line in csv[1:] if line.startswith(("alpha,", "gamma,"))) == \
+        ["independent", "reproduced"]
