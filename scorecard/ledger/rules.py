@@ -51,7 +51,7 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
         if unit_problem is not None:
             findings.append(finding(unit_problem.code, doc.file, doc.pos(unit_problem.loc), unit_problem.message,
                                     unit_problem.hint))
-    _check_display_unit(rec, findings)
+    _check_display_unit(rec, findings, bar.unit if bar is not None else None, value.unit if value else None)
     _check_source_date(rec, settings, today, findings)
     _check_placeholders(rec, findings)
     for i, entry in enumerate(dim.trace):
@@ -150,14 +150,16 @@ def _like_for_like(rec: DimensionRecord, m: Measurement, bar: compare.Bar,
     return replace(problem, hint=toolread.with_short_form(data, place, problem.hint))
 
 
-def _check_display_unit(rec: DimensionRecord, findings: list[Finding]) -> None:
-    """SC512 for a display_unit the bar's number, or the result's, does not convert to."""
+def _check_display_unit(rec: DimensionRecord, findings: list[Finding], bar_unit: str | None,
+                        our_unit: str | None) -> None:
+    """SC512 for a display_unit the bar's number (typed, or as read), or the result's, does not convert to."""
     dim, doc = rec.model, rec.doc
     shown = units.parse(dim.display_unit) if dim.display_unit is not None else None
     if shown is None or shown.problem is not None:
         return
-    others = [(what, text) for what, text in (("the bar's", dim.sota.unit if dim.sota.value is not None else None),
-                                              ("the result's", dim.result.unit if dim.result else None)) if text]
+    typed_bar = dim.sota.unit if dim.sota.value is not None else None
+    ours = our_unit or (dim.result.unit if dim.result else None)
+    others = [(what, text) for what, text in (("the bar's", bar_unit or typed_bar), ("the result's", ours)) if text]
     for what, text in others:
         if not shown.comparable(units.parse(text)):
             findings.append(finding("SC512", doc.file, doc.pos(("display_unit",)),
