@@ -153,16 +153,16 @@ def test_filter_and_search(browser, sites):
     context, page, problems = open_page(browser, (example / "index.html").as_uri())
     assert page.locator("#filters").is_visible()
     visible = "() => [...document.querySelectorAll('tr[data-status]')].filter(r => !r.hidden).length"
-    assert page.evaluate(visible) == 15
+    assert page.evaluate(visible) == 16
     page.uncheck("input[value='no-claim']")
-    assert page.evaluate(visible) == 9
-    assert page.locator("#shown").inner_text() == "9 of 15 dimensions shown"
+    assert page.evaluate(visible) == 10
+    assert page.locator("#shown").inner_text() == "10 of 16 dimensions shown"
     page.fill("#q", "serialise")
     assert page.evaluate(visible) == 1
     assert not page.locator("#cost-efficiency").is_visible()  # a category with no match hides
     page.fill("#q", "")
     page.check("input[value='no-claim']")
-    assert page.evaluate(visible) == 15
+    assert page.evaluate(visible) == 16
     context.close()
     assert problems == []
 
@@ -209,7 +209,7 @@ def test_readable_without_javascript(browser, sites):
     page = context.new_page()
     page.goto((example / "index.html").as_uri())
     assert not page.locator("#filters").is_visible()  # controls that need JS stay hidden
-    assert page.locator("tr[data-status]").count() == 15
+    assert page.locator("tr[data-status]").count() == 16
     assert page.locator("tr[data-status]").first.is_visible()
     context.close()
 

@@ -8,7 +8,7 @@ clear the bar's interval as well as its own.
 from __future__ import annotations
 
 from ..core.findings import Finding, finding
-from ..measure import reading as measure
+from ..measure import reading as measure, units
 from ..measure.evidence import ArtifactStore
 from ..measure.reading import Measurement
 from .records import DimensionRecord
@@ -58,6 +58,65 @@ def read_both(rec: DimensionRecord, store: ArtifactStore, findings: list[Finding
         if ours else None
     bar = read(rec, bar_spec, ("sota",), store, findings, measure.intervals(first) if first else 0)
     return mine, bar
+
+
+def check_pair(rec: DimensionRecord, mine: Measurement, bar: Measurement, store: ArtifactStore,
+               findings: list[Finding]) -> bool:
+    """Ours and a bar read from sota.result are two measurements of one quantity: not the same values (SC317), not
+    one field typed in two units (SC511), not two metrics of one tool (SC321), the bar's inputs one statistic
+    (SC321). Whether they are sound."""
+    from ..measure import like
+
+    doc, model = rec.doc, rec.model
+    at = doc.pos(("sota", "result"), key=True)
+    ours = {(src.evidence, place) for src in mine.sources for place in src.places}
+    same = next((src for src in bar.sources if any((src.evidence, p) in ours for p in src.places)), None)
+    if same is not None:
+        findings.append(finding("SC317", doc.file, at, f"sota.result reads the values our result reads "
+                                f"({same.cited}): the bar would be our own measurement",
+                                "point sota.result at the other system's runs"))
+        return False
+    for theirs in bar.sources:
+        for src in mine.sources:
+            field_a, field_b = _field(theirs), _field(src)
+            if field_a and field_a == field_b and not units.same(units.with_count_words(theirs.unit or "x"),
+                                                                  units.with_count_words(src.unit or "x")):
+                findings.append(finding("SC511", doc.file, at, f"the bar reads the field '{field_a}' in "
+                                        f"{theirs.unit} and our result reads it in {src.unit}: one quantity typed two "
+                                        "ways puts a factor between them", f"give both the unit the artifacts' "
+                                        f"'{field_a}' is in"))
+                return False
+    spec, ours_spec = model.sota.result, model.result
+    if spec is not None and ours_spec is not None and spec.format is not None and spec.format == ours_spec.format \
+            and (spec.metric or "") != (ours_spec.metric or ""):
+        findings.append(finding("SC321", doc.file, at, f"the bar is {spec.format}'s {spec.metric or 'default'} "
+                                f"metric and ours its {ours_spec.metric or 'default'}: two quantities",
+                                "read the same metric: on both sides"))
+        return False
+    problem = like.check(_values(bar, store), None, "parity")
+    if problem is not None:
+        findings.append(finding(problem.code, doc.file, at, "the bar: " + problem.message, problem.hint))
+        return False
+    return True
+
+
+def stat_of(rec: DimensionRecord, bar: Measurement, store: ArtifactStore) -> str | None:
+    """The bar's statistic as read: its runs', the tool's, what its key or a member beside it names, its inputs',
+    else the stat: typed in sota.result."""
+    from ..measure import like
+
+    read = [stat or (like.named(data, place) if place else None) for stat, _, data, place, _ in _values(bar, store)]
+    return next((s for s in read if s), None) or getattr(rec.model.sota.result, "stat", None)
+
+
+def _values(bar: Measurement, store: ArtifactStore) -> list:
+    return [(src.summary.stat if src.summary else src.stat, src.selector, store.get(src.evidence).data,
+             src.places[0] if src.places else (), ("sota", "result")) for src in bar.sources]
+
+
+def _field(src) -> str | None:
+    keys = [part for part in (src.places[0] if src.places else ()) if isinstance(part, str)]
+    return keys[-1] if keys else None
 
 
 def read(rec: DimensionRecord, spec, prefix: tuple, store: ArtifactStore, out: list[Finding],

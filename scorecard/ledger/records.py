@@ -37,11 +37,12 @@ class DimensionRecord:
     review: Review | None = None
     measurement: Measurement | None = None  # the result as read by the check stage (once per run), where it has one
     bar: Measurement | None = None  # the bar as read from sota.result by the check stage, where it has one
+    bar_stat: str | None = None  # its statistic as read (its runs', the tool's, its key's or its inputs')
 
     @property
     def bar_of(self) -> Bar:
         """The bar the verdict is judged against: sota's typed number, or the one read from sota.result."""
-        return Bar.of(self.model.sota, self.bar)
+        return Bar.of(self.model.sota, self.bar, self.bar_stat)
 
     @property
     def file(self) -> str:

@@ -25,7 +25,8 @@ def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactSto
     measurement, bar, review = _check_rules(rec, settings, store, today, findings)
     if measurement is None and review is None and bar is None:
         return rec
-    return replace(rec, measurement=measurement, review=review, bar=bar)
+    return replace(rec, measurement=measurement, review=review, bar=bar,
+                   bar_stat=bars.stat_of(rec, bar, store) if bar is not None else None)
 
 
 def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
@@ -44,8 +45,11 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
                                 "remove result:, or set the status the measurement supports"))
     ours = measured and dim.result is not None
     value, bar = bars.read_both(rec, store, findings, ours) if bars.check_form(rec, findings) else (None, None)
-    if value is not None and (bar is not None or dim.sota.result is None):
-        _check_honesty(rec, value, compare.Bar.of(dim.sota, bar), settings.parity_tolerance, store, findings)
+    sound = bars.check_pair(rec, value, bar, store, findings) if value is not None and bar is not None else True
+    if value is not None and (bar is not None or dim.sota.result is None) and sound:
+        bar_stat = bars.stat_of(rec, bar, store) if bar is not None else None
+        _check_honesty(rec, value, compare.Bar.of(dim.sota, bar, bar_stat), settings.parity_tolerance, store,
+                       findings)
     for where, unit in ((("sota", "unit"), dim.sota.unit), (("display_unit",), dim.display_unit)):
         unit_problem = measure.unit_problem(where, unit, "the result's") if unit is not None else None
         if unit_problem is not None:

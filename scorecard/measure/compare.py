@@ -127,7 +127,7 @@ def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
     c_margin = exact_margin(m.value, mine, sota.value, theirs, sota.better)
     within = within_tolerance(m.value, mine, sota.value, theirs, tolerance)
     bar = sota.measured if isinstance(sota, Bar) and sota.has_interval else None
-    ours = m.low is not None or m.high is not None or m.missing_end is not None
+    ours = bool(m.interval_from) or m.low is not None or m.high is not None or m.missing_end is not None
     if not ours and bar is None:
         return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, within=within)
     # An end the runs cannot give is unbounded: the interval then reaches past the bar on that side.
@@ -299,17 +299,21 @@ def _reaches(m: Measurement, c: Comparison, which: str, bar: Bar | None = None) 
         return "reaches the bar" + ("'s interval" if bar is not None and bar.has_interval else "")
     lower_is_better = c.better == "lower"
     end = ("high" if lower_is_better else "low") if which == "worst" else ("low" if lower_is_better else "high")
-    ours_has = m.low is not None or m.high is not None or m.missing_end is not None
+    ours_has = bool(m.interval_from) or m.low is not None or m.high is not None or m.missing_end is not None
     if (not ours_has or (m.low if end == "low" else m.high) is not None) and bar is not None and \
             bar.measured is not None:  # our end exists: the bar's far end is the one missing
         b = bar.measured
         far = "low" if end == "high" else "high"
         needed = b.needs_low if far == "low" else b.needs_high
+        if needed is None:
+            return f"meets a bar with no {far} end: its interval through its formula is unbounded"
         what = f"the {b.summary.stat}" if b.summary is not None else "its formula"
         return (f"meets a bar with no {far} end: the bar's runs cannot give it at {percent(b.level or stats.LEVEL)} "
                 f"({what} needs {needed} runs)")
     needed = m.needs_low if end == "low" else m.needs_high
     level = percent(m.level or stats.LEVEL)
+    if needed is None:
+        return f"has no {end} end: the interval through the formula is unbounded (a divisor's interval reaches 0)"
     if m.summary is None:
         return f"has no {end} end: an input's runs cannot give it at {level} (it needs {needed} runs)"
     s = m.summary

@@ -84,17 +84,19 @@ class Bar:
     measured: Measurement | None = None  # the bar as read from sota.result
 
     @classmethod
-    def of(cls, sota, measured: Measurement | None = None) -> Bar:
-        """The bar of a record's sota (with, for sota.result, the measurement read from it)."""
+    def of(cls, sota, measured: Measurement | None = None, stat: str | None = None) -> Bar:
+        """The bar of a record's sota (with, for sota.result, the measurement read from it, and its statistic as
+        read: its runs', the tool's, its key's or its inputs')."""
         kind = getattr(sota, "kind", None) or "claimed"
         if measured is None:
             return cls(sota.value, sota.unit, sota.better, sota.stat, kind)
-        stat = measured.summary.stat if measured.summary is not None else \
-            next((src.stat for src in measured.sources if src.stat), None)
+        stat = stat or (measured.summary.stat if measured.summary is not None else
+                        next((src.stat for src in measured.sources if src.stat), None))
         return cls(measured.value, measured.unit, sota.better, stat, kind, measured)
 
     @property
     def has_interval(self) -> bool:
         """Whether the bar has an interval (or an end its runs cannot give) that the verdict must clear."""
         m = self.measured
-        return m is not None and (m.low is not None or m.high is not None or m.missing_end is not None)
+        return m is not None and bool(m.interval_from or m.low is not None or m.high is not None or
+                                      m.missing_end is not None)
