@@ -175,3 +175,21 @@ def test_a_regular_expression_from_the_artifact_is_bounded_in_length(length, ok)
         with pytest.raises(jsonquery.QueryError) as exc:
             jsonquery.find("$[?search(@.n, @.p)]", data)
         assert exc.value.kind == "budget" and f"{length:,} characters long" in exc.value.message
+
+
+@pytest.mark.parametrize("query,refused", [
+    ("$[?(@.a)==1]", True), ("$[?1==(@.a)]", True), ("$[?(@.a)!=(@.b)]", True),  # a comparable in parentheses
+    ("$[?(@.a==1)]", False), ("$[?(@.a==1) && (@.b)]", False), ("$[?length(@.a)==1]", False),
+    ("$[?count(@.*)==1]", False), ("$[?@.name=='(x)']", False),
+])
+def test_parentheses_group_only_logical_expressions(query, refused):
+    """RFC 9535 groups logical expressions; the library drops parentheses around a comparable and accepts them."""
+    from scorecard.measure.jsonquery import QueryError, find
+
+    data = [{"a": 1, "b": 2, "name": "(x)"}]
+    if refused:
+        with pytest.raises(QueryError) as caught:
+            find(query, data)
+        assert caught.value.kind == "syntax" and "parenthesised" in caught.value.message
+    else:
+        find(query, data)

@@ -111,7 +111,7 @@ def _compile(query: str):
         raise QueryError("not a query RFC 9535 tools can parse: its brackets nest too deeply", "syntax") from None
     except (OverflowError, ValueError) as exc:  # a number literal beyond a double (1e400)
         raise QueryError(f"not a query scorecard can evaluate: {exc}", "syntax") from None
-    forbidden = _forbidden(compiled)
+    forbidden = _forbidden(compiled) or _parenthesised_comparable(query)
     if forbidden:
         raise QueryError(f"not an RFC 9535 JSONPath query: {forbidden}", "syntax")
     _count_work(compiled)
@@ -221,6 +221,33 @@ def _regex(string: object, pattern: object, full: bool) -> bool:
         return bool(regex.search(map_re(pattern), string, regex.VERSION1, timeout=left))
     except regex.error:
         return False
+
+
+_COMPARE = frozenset({"EQ", "NE", "LT", "LE", "GT", "GE"})
+
+
+def _parenthesised_comparable(query: str) -> str:
+    """A parenthesised expression beside a comparison operator (`(@.a)==1`): RFC 9535 groups only logical
+    expressions; the library drops the parentheses, so this is read from the tokens."""
+    from jsonpath_rfc9535 import lex
+
+    try:
+        tokens = [t.type_.name for t in lex.tokenize(query)]
+    except Exception:  # noqa: BLE001  # the parser has refused it already, or will
+        return ""
+    stack: list[str] = []
+    for i, kind in enumerate(tokens):
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if kind in ("FUNCTION", "LPAREN"):
+            stack.append("call" if kind == "FUNCTION" else "group")
+            continue
+        if kind == "RPAREN" and stack and stack.pop() == "group" and after in _COMPARE:
+            return "a parenthesised expression is compared; RFC 9535 compares only literals, singular queries and " \
+                   "functions"
+        if kind in _COMPARE and after == "LPAREN":
+            return "a parenthesised expression is compared; RFC 9535 compares only literals, singular queries and " \
+                   "functions"
+    return ""
 
 
 def _forbidden(compiled) -> str:
