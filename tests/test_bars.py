@@ -98,3 +98,17 @@ def test_the_reader_sees_the_kind_of_every_bar(tmp_path):
     column = header.index("bar_kind")
     assert sorted(line.split(",")[column] for line in csv[1:] if line.startswith(("alpha,", "gamma,"))) == \
         ["independent", "reproduced"]
+
+
+def test_diff_names_a_bar_pointed_elsewhere_as_a_typed_choice(tmp_path):
+    from scorecard.cli.diff import typed_choices
+
+    root = copy_ledger(LEDGERS / "good" / "reproduced-bar", tmp_path / "ledger")
+    before = typed_choices(_records(root)["alpha"].model)
+    path = root / "claims/core/alpha.yaml"
+    path.write_text(path.read_text().replace("    pointer: /rival\n", "    pointer: /ours\n", 1))
+    result, _ = pipeline.validate(root)
+    after = typed_choices(next(d for d in result.ledger.dimensions() if d.id == "alpha").model)
+    assert before["sota selection evidence/rival.json#pointer"] == "/rival"
+    assert after["sota selection evidence/rival.json#pointer"] == "/ours"
+    assert before["sota.result.unit"] == "ms"

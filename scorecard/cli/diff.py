@@ -230,6 +230,10 @@ def typed_choices(dim) -> dict[str, str]:
         out.update(measure.described(result))
         for rel, kind, selector in measure.selections(result):
             out[f"selection {rel}#{kind}"] = selector
+    if dim.sota.result is not None:  # a bar read from an artifact: its selection, unit and statistic are typed too
+        out.update({f"sota.{key}": value for key, value in measure.described(dim.sota.result).items()})
+        for rel, kind, selector in measure.selections(dim.sota.result):
+            out[f"sota selection {rel}#{kind}"] = selector
     return {k: v for k, v in out.items() if v}
 
 
