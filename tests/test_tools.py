@@ -9,6 +9,7 @@ define, then the same comparison), so a format can neither bend a verdict nor pi
 from __future__ import annotations
 
 import copy
+import shutil
 import json
 from pathlib import Path
 from types import SimpleNamespace
@@ -676,3 +677,20 @@ def test_a_selection_of_many_runs_is_judged_once_per_array(monkeypatch):
     monkeypatch.setattr(tools, "failed_at", lambda *a: calls.append(1) or real(*a))
     assert value(data, path="$.results[1].times[*]", unit="s").n == 5000
     assert len(calls) == 1
+
+
+def test_asvs_benchmarks_json_is_read_only_inside_the_root(tmp_path):
+    """A benchmarks.json that leads out of the ledger is not read: the track_ benchmark's unit must then be typed."""
+    from scorecard.measure.evidence import ArtifactStore
+
+    root = tmp_path / "ledger"
+    results = root / "evidence/asv/results"
+    shutil.copytree(TOOLS / "asv/results", results)
+    outside = tmp_path / "benchmarks.json"
+    shutil.move(results / "benchmarks.json", outside)
+    (results / "benchmarks.json").symlink_to(outside)
+    store = ArtifactStore(root)
+    spec = Result.model_validate({"evidence": "evidence/" + ASV, "format": "asv",
+                                  "benchmark": "benchmarks.track_answer"})
+    got = measure.read(spec, store.get)
+    assert [(p.code, p.loc) for p in got.problems] == [("SC511", ("result", "format"))]

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from . import stats, tools, units
 from ..core.findings import kind_of
+from ..core.paths import PathProblem
 from .evidence import Artifact, JsonValue, escape_token, is_number
 from .measured import Source
 from .selection import Loc, Problem, Refused, Where, refuse, value_at
@@ -56,7 +57,7 @@ def _sibling(get: GetArtifact) -> tools.Sibling:
     def read(rel: str) -> JsonValue | None:
         try:
             art = get(rel)
-        except Exception:  # noqa: BLE001  # a path the ledger cannot read is no unit: the typed one stands
+        except (PathProblem, OSError):  # a path it may not read states no unit: the typed one stands
             return None
         return None if art.error else art.data
     return read
