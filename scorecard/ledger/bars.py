@@ -8,7 +8,7 @@ clear the bar's interval as well as its own.
 from __future__ import annotations
 
 from ..core.findings import Finding, finding
-from ..measure import reading as measure, units
+from ..measure import reading as measure
 from ..measure.evidence import ArtifactStore
 from ..measure.reading import Measurement
 from .records import DimensionRecord
@@ -76,16 +76,13 @@ def check_pair(rec: DimensionRecord, mine: Measurement, bar: Measurement, store:
                                 f"({same.cited}): the bar would be our own measurement",
                                 "point sota.result at the other system's runs"))
         return False
-    for theirs in bar.sources:
-        for src in mine.sources:
-            field_a, field_b = _field(theirs), _field(src)
-            if field_a and field_a == field_b and not units.same(units.with_count_words(theirs.unit or "x"),
-                                                                  units.with_count_words(src.unit or "x")):
-                findings.append(finding("SC511", doc.file, at, f"the bar reads the field '{field_a}' in "
-                                        f"{theirs.unit} and our result reads it in {src.unit}: one quantity typed two "
-                                        "ways puts a factor between them", f"give both the unit the artifacts' "
-                                        f"'{field_a}' is in"))
-                return False
+    clash = measure.field_clash([*mine.sources, *bar.sources])  # each side's own inputs were checked when read
+    if clash is not None:
+        ours_src, theirs, field_name = clash
+        findings.append(finding("SC511", doc.file, at, f"the bar reads the field '{field_name}' in {theirs.unit} and "
+                                f"our result reads it in {ours_src.unit}: one quantity typed two ways puts a factor "
+                                f"between them", f"give both the unit the artifacts' '{field_name}' is in"))
+        return False
     spec, ours_spec = model.sota.result, model.result
     if spec is not None and ours_spec is not None and spec.format is not None and spec.format == ours_spec.format \
             and (spec.metric or "") != (ours_spec.metric or ""):
@@ -112,11 +109,6 @@ def stat_of(rec: DimensionRecord, bar: Measurement, store: ArtifactStore) -> str
 def _values(bar: Measurement, store: ArtifactStore) -> list:
     return [(src.summary.stat if src.summary else src.stat, src.selector, store.get(src.evidence).data,
              src.places[0] if src.places else (), ("sota", "result")) for src in bar.sources]
-
-
-def _field(src) -> str | None:
-    keys = [part for part in (src.places[0] if src.places else ()) if isinstance(part, str)]
-    return keys[-1] if keys else None
 
 
 def read(rec: DimensionRecord, spec, prefix: tuple, store: ArtifactStore, out: list[Finding],

@@ -316,9 +316,9 @@ def _input_sources(result, used: list[str], get: GetArtifact, others: int = 0) -
     return sources
 
 
-def _same_field_same_unit(sources: list[Source]) -> None:
-    """SC511 when two inputs read a field of the same name (ours/peak_tok_s, theirs/peak_tok_s) in units that are
-    not one unit: the same quantity typed two ways would put a factor between them."""
+def field_clash(sources: list[Source]) -> tuple[Source, Source, str] | None:
+    """(one, other, field) where two sources read a field of the same name (ours/peak_tok_s, theirs/peak_tok_s) in
+    units that are not one unit: the same quantity typed two ways would put a factor between them."""
     by_field: dict[str, Source] = {}
     for src in sources:
         keys = [part for part in (src.places[0] if src.places else ()) if isinstance(part, str)]
@@ -327,9 +327,18 @@ def _same_field_same_unit(sources: list[Source]) -> None:
         other = by_field.setdefault(keys[-1], src)
         if other is not src and not units.same(units.with_count_words(other.unit or "x"),
                                                units.with_count_words(src.unit or "x")):
-            raise refuse("SC511", ("result", "inputs", str(src.name), "unit"), f"inputs '{other.name}' and "
-                         f"'{src.name}' read the same field '{keys[-1]}' in different units ({other.unit} and "
-                         f"{src.unit})", f"give both the unit the artifact's '{keys[-1]}' is in")
+            return other, src, keys[-1]
+    return None
+
+
+def _same_field_same_unit(sources: list[Source]) -> None:
+    """SC511 when two inputs read one field in different units (field_clash)."""
+    clash = field_clash(sources)
+    if clash is not None:
+        other, src, field_name = clash
+        raise refuse("SC511", ("result", "inputs", str(src.name), "unit"), f"inputs '{other.name}' and "
+                     f"'{src.name}' read the same field '{field_name}' in different units ({other.unit} and "
+                     f"{src.unit})", f"give both the unit the artifact's '{field_name}' is in")
 
 
 def _derived_interval(result, tree, value, sources: list[Source], with_interval: list[Source],

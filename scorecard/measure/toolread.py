@@ -231,32 +231,29 @@ def told(exc: Refused, art: Artifact, kind: str, selector_text: str) -> Refused:
 def a_tools_statistic(exc: Refused, art: Artifact, kind: str, selector_text: str) -> Where | None:
     """Where a selection refused as one run picked out of several (SC319) names a statistic a recognised tool
     computed over runs in the file (asv's result column beside its other columns): its place, to be read with them."""
-    if exc.problem.code != "SC319" or _count(art.data, kind, selector_text) != 1:
+    if exc.problem.code != "SC319":
+        return None
+    found = _places(art.data, kind, selector_text)
+    if len(found) != 1:
         return None  # a selection of several values is judged as what it selects
-    place = _first_place(art.data, kind, selector_text)
-    return place if place and tools.behind(art.data, place) is not None else None
-
-
-def _count(data: JsonValue, kind: str, selector_text: str) -> int:
-    from .evidence import located as locate
-    from .jsonquery import QueryError
-
-    try:
-        return len(locate(data, kind, selector_text))
-    except (QueryError, ValueError, RecursionError):
-        return 0
+    return found[0] if found[0] and tools.behind(art.data, found[0]) is not None else None
 
 
 def _first_place(data: JsonValue, kind: str, selector_text: str) -> Where:
-    from .evidence import PointerError, located, parse_pointer
+    found = _places(data, kind, selector_text)
+    return found[0] if found else ()
+
+
+def _places(data: JsonValue, kind: str, selector_text: str) -> list[Where]:
+    """Where each value a pointer or path names sits (array indexes as ints); [] when it names none."""
+    from .evidence import PointerError, located as locate, parse_pointer
     from .jsonquery import QueryError
 
     try:
-        found = located(data, kind, selector_text)
-        tokens = parse_pointer(found[0]) if found else []
+        pointers = locate(data, kind, selector_text)
+        return [tuple(int(t) if t.isdigit() else t for t in parse_pointer(p)) for p in pointers]
     except (PointerError, QueryError, ValueError, RecursionError):
-        return ()
-    return tuple(int(t) if t.isdigit() else t for t in tokens)
+        return []
 
 
 def located(data: JsonValue, kind: str, selector_text: str) -> list[str]:

@@ -44,45 +44,44 @@ def recognise(data: Any) -> ModuleType | None:
     return next((fmt for fmt in FORMATS.values() if fmt.recognise(data)), None)
 
 
+def _ask(fmt: ModuleType | None, question: str, *args: Any) -> Any:
+    """A recognised format's answer to one question (None where there is no format, or it has no such answer)."""
+    answer = getattr(fmt, question, None)
+    return answer(*args) if answer is not None else None
+
+
 def stated_unit(data: Any, where: Where, fmt: ModuleType | None = None) -> tuple[str, str] | None:
     """(unit, how it is known) where a recognised tool defines the unit of the value at where."""
-    fmt = fmt or recognise(data)
-    return fmt.unit_at(data, where) if fmt is not None else None
+    return _ask(fmt or recognise(data), "unit_at", data, where)
 
 
 def failed_at(data: Any, where: Where, fmt: ModuleType | None = None) -> str | None:
     """Why the value at where is not a measurement (a failed run or request, a warm-up), or None."""
-    fmt = fmt or recognise(data)
-    return fmt.failures(data, where) if fmt is not None else None
+    return _ask(fmt or recognise(data), "failures", data, where)
 
 
 def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
     """(statistic, the runs it summarised) where a pointer or path names a statistic a recognised tool computed
     over runs that are in the file: then it is judged with those runs, one quantity, one verdict."""
-    fmt = recognise(data)
     try:
-        return fmt.behind(data, where) if fmt is not None else None
+        return _ask(recognise(data), "behind", data, where)
     except (KeyError, IndexError, TypeError, ValueError):
         return None
 
 
 def unknown_at(data: Any, where: Where, fmt: ModuleType | None = None) -> str | None:
     """Why a place in a recognised file is not one of the tool's own numbers (a key the tool does not write)."""
-    fmt = fmt or recognise(data)
-    check = getattr(fmt, "unknown", None)
-    return check(data, where) if check is not None else None
+    return _ask(fmt or recognise(data), "unknown", data, where)
 
 
 def pooled(data: Any, where: list[Where], fmt: ModuleType | None = None) -> str | None:
     """Why values selected together come from entries the tool keeps apart (two commands, two tests)."""
-    check = getattr(fmt or recognise(data), "pools", None)
-    return check(data, where) if check is not None and len(where) > 1 else None
+    return _ask(fmt or recognise(data), "pools", data, where) if len(where) > 1 else None
 
 
 def alone_at(data: Any, where: Where) -> str | None:
     """Why a tool's statistic selected by pointer stands without the runs the file holds (a warning)."""
-    check = getattr(recognise(data), "alone", None)
-    return check(data, where) if check is not None else None
+    return _ask(recognise(data), "alone", data, where)
 
 
 def short_form(data: Any, where: Where) -> str | None:
