@@ -62,6 +62,7 @@ leaders:                              # optional: who leads (inline Markdown)
   - System A
 status: {status}                      # {statuses}
 claim: {claim}          # required: one line, our position in words
+# in claim: and note:, ${{value}} ${{bar}} ${{ratio}} ${{gap}} ${{n}} ${{interval}} render from the numbers
 {result}note: >-                              # optional, Markdown
   What is and is not measured, and why.
 trace:                                # optional: files, file.json#/pointer, or URLs; each must resolve

@@ -98,6 +98,8 @@ RULES: dict[str, Rule] = _rules(
     ("SC208", "result-form", "error",
      "A result or selection mixes or lacks its forms: exactly one of pointer: and path:, "
      "or expr: with inputs: instead of evidence:."),
+    ("SC211", "prose-placeholder", "error", "A placeholder in claim: or note: is not one the format defines, is "
+     "not closed, or has nothing in the record to fill it (${interval} for a value without an interval)."),
     # Evidence
     ("SC209", "bar-kind", "error", "sota.kind and sota.result disagree: kind reproduced without a result, or a "
      "result under kind claimed (or no kind)."),
@@ -171,6 +173,8 @@ RULES: dict[str, Rule] = _rules(
      "finite number (it overflows or underflows)."),
     ("SC512", "display-unit-not-comparable", "error", "display_unit does not convert to the bar's unit or the "
      "result's: the bar and the value could not both be shown in it."),
+    ("SC513", "prose-number", "warning", "A number typed in claim: or note: with a unit comparable to the result's is "
+     "not the value, an interval end, the bar, the ratio or an input at the precision it is written with."),
     # Sources
     ("SC601", "source-not-url", "error", "sota.source is not an http(s) URL."),
     ("SC602", "date-in-future", "error", "sota.date is in the future."),

@@ -14,7 +14,7 @@ from .model import URL_RE, Settings
 from ..core.statuses import HONEST, MEASURED
 from ..core.dates import first_day, full_date
 from ..core.paths import PathProblem, is_url
-from . import bars
+from . import bars, prose
 from .records import DimensionRecord, Review
 
 
@@ -46,10 +46,9 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
     ours = measured and dim.result is not None
     value, bar = bars.read_both(rec, store, findings, ours) if bars.check_form(rec, findings) else (None, None)
     sound = bars.check_pair(rec, value, bar, store, findings) if value is not None and bar is not None else True
+    judged = compare.Bar.of(dim.sota, bar, bars.stat_of(rec, bar, store) if bar is not None else None)
     if value is not None and (bar is not None or dim.sota.result is None) and sound:
-        bar_stat = bars.stat_of(rec, bar, store) if bar is not None else None
-        _check_honesty(rec, value, compare.Bar.of(dim.sota, bar, bar_stat), settings.parity_tolerance, store,
-                       findings)
+        _check_honesty(rec, value, judged, settings.parity_tolerance, store, findings)
     for where, unit in ((("sota", "unit"), dim.sota.unit), (("display_unit",), dim.display_unit)):
         unit_problem = measure.unit_problem(where, unit, "the result's") if unit is not None else None
         if unit_problem is not None:
@@ -58,6 +57,7 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
     _check_display_unit(rec, findings, bar.unit if bar is not None else None, value.unit if value else None)
     _check_source_date(rec, settings, today, findings)
     _check_placeholders(rec, findings)
+    prose.check(rec, value if sound else None, judged, settings.parity_tolerance, findings)
     for i, entry in enumerate(dim.trace):
         target = entry if isinstance(entry, str) else entry.target
         path = ("trace", i) if isinstance(entry, str) else ("trace", i, "path" if entry.path is not None else "url")

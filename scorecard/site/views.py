@@ -12,7 +12,8 @@ from urllib.parse import quote, urlsplit
 from ..measure.compare import gap_words, in_unit
 from ..measure.evidence import JsonValue, escape_token
 from ..measure.reading import Measurement
-from ..measure.numfmt import fmt_number, fmt_percent, fmt_range, fmt_value, glue, scaled
+from ..measure.numfmt import fmt_number, fmt_percent, fmt_range, fmt_ratio, fmt_value, glue, scaled
+from ..measure.prose import fill
 from ..core.paths import name_suffix
 from .resolve import ResolvedCategory, ResolvedDimension
 
@@ -140,6 +141,41 @@ def measured_detail(d: ResolvedDimension) -> str:
         return (f"{runs}; range {_range(d, s.lowest, s.highest, m.unit, m.value)}; too few runs for the "
                 f"{fmt_percent(s.level)} interval's {end} end (it needs {needed})")
     return f"{runs}; range {_range(d, s.lowest, s.highest, m.unit, m.value)}"
+
+
+def interval_text(d: ResolvedDimension) -> str:
+    """The interval the verdict used, with its level: '97.5% interval 75–88 ms'; '' where the value has none."""
+    m = _measurement(d)
+    if m.low is None or m.high is None:
+        return ""
+    level = m.level or (m.summary.level if m.summary is not None else None)
+    return (f"{fmt_percent(level)} interval " if level else "interval ") + _range(d, m.low, m.high, m.unit, m.value)
+
+
+def prose_values(d: ResolvedDimension) -> dict[str, str]:
+    """What fills each placeholder of claim: and note: for d, in the words and unit the page shows (a name d has
+    nothing for is absent: the check stage refuses it, SC211)."""
+    values: dict[str, str] = {}
+    if d.measured is not None:
+        values.update(value=measured_text(d), n=str(d.measured.measurement.n))
+        if interval := interval_text(d):
+            values["interval"] = interval
+    if bar := bar_text(d):
+        values["bar"] = bar
+    c = d.comparison
+    if c is not None:
+        values["gap"] = gap_words(c)
+        if c.ratio is not None and c.ratio > 0 and c.bar > 0:
+            values["ratio"] = fmt_ratio(c.ratio)
+    return values
+
+
+def prose(d: ResolvedDimension, field: str) -> str:
+    """d's claim or note (field) as shown: its placeholders filled from the numbers; '' where it has none."""
+    text = getattr(d.record.model, field)
+    if not text:
+        return ""
+    return fill(text, prose_values(d)) if "$" in text else text
 
 
 def pointer_anchor(pointer: str) -> str:

@@ -1,0 +1,162 @@
+"""Prose from the numbers: placeholders in claim:/note: and the check of numbers typed there (SC211, SC513).
+
+The promises: a number the site would print for a value never warns against that value (honest prose passes);
+a number no known value gives at its written precision always warns (drifted prose never passes silently);
+numbers in other units, glued to letters, in code spans or quoted are left alone.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from scorecard.cli import pipeline
+from scorecard.measure import prose
+from scorecard.measure.numfmt import fmt_number, fmt_value
+from scorecard.measure.prose import Known
+
+from conftest import LEDGERS, copy_ledger
+
+
+def texts(text: str) -> list[str]:
+    return [w.text for w in prose.written_numbers(text)]
+
+
+def warned(text: str, *known: Known) -> list[str]:
+    return [m.written.text for m in prose.check(text, list(known))]
+
+
+# --- placeholders ---------------------------------------------------------------------------------
+
+def test_every_name_fills_and_quote_shows_its_text():
+    values = {n: f"<{n}>" for n in prose.NAMES}
+    text = "${value} ${bar} ${ratio} ${gap} ${n} ${interval} ${quote 4.48x}"
+    assert prose.fill(text, values) == "<value> <bar> <ratio> <gap> <n> <interval> 4.48x"
+    assert prose.split(text)[1] == []
+    assert prose.names(text + " ${value}") == list(prose.NAMES)
+
+
+def test_literal_dollar_brace():
+    pieces, slips = prose.split("costs $${value} and $5 {x}")
+    assert slips == [] and prose.fill("costs $${value} and $5 {x}", {"value": "9"}) == "costs ${value} and $5 {x}"
+    assert [p.name for p in pieces] == [None]
+
+
+@pytest.mark.parametrize("text, message, start", [
+    ("a ${valeu} b", "${valeu} is not a placeholder", 2),
+    ("${}", "${} is not a placeholder", 0),
+    ("x ${value", "'${' is not closed", 2),
+    ("${quote}", "${quote} quotes nothing", 0),
+    ("${quote ${value}}", "holds a placeholder", 0),
+    ("${value 3}", "${value} takes nothing after its name", 0),
+])
+def test_placeholders_that_cannot_be_read(text, message, start):
+    _, slips = prose.split(text)
+    assert len(slips) == 1 and message in slips[0].message and slips[0].start == start
+
+
+def test_a_near_name_is_suggested():
+    assert "did you mean ${interval}?" in prose.split("${intervall}")[1][0].hint
+
+
+@given(st.text(alphabet="${} valuebarquote5ms", max_size=40))
+def test_split_never_fails_and_fill_keeps_unread_text(text):
+    pieces, slips = prose.split(text)
+    filled = prose.fill(text, {n: "" for n in prose.NAMES})
+    if not slips and "$" not in text:
+        assert filled == text
+    for p in pieces:
+        assert p.name in (None, prose.QUOTE, *prose.NAMES)
+
+
+# --- numbers typed in prose -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("written, half", [
+    ("81 ms", "0.5"), ("81.0 ms", "0.05"), ("81.25 ms", "0.005"), ("80 ms", "0.5"), ("120 ms", "5"),
+    ("1,840 tok/s", "5"), ("2000 ms", "50"), ("100 ms", "5"), ("0 ms", "0.5"), ("1e-4 Wh", "0.00005"),
+    ("1.5e3 ms", "50"), ("4.1x", "0.05"),
+])
+def test_each_written_precision(written, half):
+    [w] = prose.written_numbers(written)
+    assert w.half == Decimal(half), written
+
+
+def test_the_step_boundary_is_inclusive():
+    assert warned("81 ms", Known(81.5, "ms", "the value")) == []
+    assert warned("81 ms", Known(80.5, "ms", "the value")) == []
+    assert warned("81 ms", Known(81.51, "ms", "the value")) == ["81 ms"]
+    assert warned("30.2 ms", Known(30.25, "ms", "the value")) == []  # shown as 30.2 ms by the site
+
+
+@pytest.mark.parametrize("written, value, unit", [
+    ("81 ms", 0.0812, "s"), ("0.081 s", 81.2, "ms"), ("81,200 µs", 81.2, "ms"), ("720 req/min", 12, "req/s"),
+    ("12%", 12, "%"), ("12 percent", 12, "%"), ("1.2x", 1.2, "x"), ("1.2×", 1.2, "x"), ("3 GiB", 3 * 2 ** 30, "B"),
+])
+def test_each_comparable_unit_is_checked(written, value, unit):
+    assert warned(written, Known(value, unit, "the value")) == []
+    assert warned(written, Known(value * 1.5, unit, "the value")) == [written]
+
+
+@pytest.mark.parametrize("text, unit", [
+    ("batch 32, 8 cores, in 2025, 99 %, 2025-09", "ms"),  # other units, none comparable with ms
+    ("an H100, the 50x5 workload, v2.1, 3rd, p99", "ms"),  # glued to letters
+    ("`95 ms` in a code span and ``95 ms`` too", "ms"),
+    ("the rival's ${quote 95 ms}", "ms"),
+    ("a 3.1x lead, 8% behind", "ms"),  # x and % only against a result in x or %
+    ("costs $0.40 per run", "USD"),  # a currency sign before the number is not read
+    ("see https://example.org/2401.09670 ms", "ms"),
+    ("8-GPU node, H-100 ms", "ms"),
+])
+def test_numbers_left_alone(text, unit):
+    assert warned(text, Known(1, unit, "the value")) == []
+
+
+def test_ranges_take_the_unit_of_their_second_end():
+    assert texts("75–88 ms, 5 to 7 s, 2-3x") == ["75 ms", "88 ms", "5 s", "7 s", "2x", "3x"]
+    assert warned("from 75–88 ms", Known(75.2, "ms", "low"), Known(88.4, "ms", "high")) == []
+    assert warned("from 70–88 ms", Known(75.2, "ms", "low"), Known(88.4, "ms", "high")) == ["70 ms"]
+
+
+def test_a_negative_number():
+    assert texts("-5 ms and (−3 ms)") == ["-5 ms", "−3 ms"]
+    assert warned("-5 ms", Known(5, "ms", "v")) == ["-5 ms"]
+
+
+_UNITS = st.sampled_from(["ms", "s", "µs", "req/s", "tok/s", "%", "x", "GB/s", "J/token"])
+_VALUES = st.floats(min_value=1e-9, max_value=1e12, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_VALUES, _UNITS, st.integers(1, 6))
+def test_what_the_site_prints_never_warns(value, unit, sig):
+    """Honest prose: the value as the site prints it (scaled for reading, any number of figures) passes."""
+    printed = fmt_value(value, unit, sig)
+    assert warned(f"we measured {printed}.", Known(value, unit, "the value")) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(_VALUES, _UNITS, st.floats(min_value=1.02, max_value=1e3))
+def test_a_drifted_number_always_warns(value, unit, factor):
+    """Drifted prose: a number 2% or more away from every known number, written to six figures, warns."""
+    typed = fmt_number(value * factor, 6)
+    assert warned(f"we measured {typed} {unit}.", Known(value, unit, "the value")) == [f"{typed} {unit}"]
+
+
+# --- in a ledger ---------------------------------------------------------------------------------
+
+def test_example_ledger_prose_is_checked_and_clean():
+    result, _ = pipeline.validate(LEDGERS.parent.parent)
+    assert [f for f in result.findings if f.code in ("SC211", "SC513")] == []
+
+
+def test_a_drift_in_the_good_prose_ledger_warns_at_the_note(tmp_path):
+    root = copy_ledger(LEDGERS / "good" / "prose", tmp_path / "ledger")
+    path = root / "claims/core/start.yaml"
+    path.write_text(path.read_text().replace("runs from 78.2 ms", "runs from 75.2 ms"))
+    result, _ = pipeline.validate(root)
+    [f] = result.findings
+    assert (f.code, f.file, f.line, f.col) == ("SC513", "claims/core/start.yaml", 17, 7)
+    assert f.message == "note says 75.2 ms; the artifact gives 81.1 ms (the nearest number it rests on: the lowest " \
+                        "run is 78.2 ms)"
