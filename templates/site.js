@@ -88,13 +88,14 @@
   }
 
   function download() {
-    var lines = [["id", "category", "status", "dimension", "sota_bar", "claim"].join(",")];
+    var lines = [["id", "category", "status", "dimension", "bar", "ours", "sota_bar", "claim"].join(",")];
     sections.forEach(function (section) {
       Array.prototype.forEach.call(section.querySelectorAll("tbody tr[data-status]"), function (row) {
         if (row.hidden) { return; }
         var cells = row.querySelectorAll("td, th");
         lines.push([row.getAttribute("data-id"), row.getAttribute("data-category"), row.getAttribute("data-status"),
-                    cells[1].innerText, cells[2].innerText, cells[3].innerText].map(cell).join(","));
+                    cells[1].innerText, cells[2].innerText, cells[3].innerText, cells[4].innerText,
+                    cells[5].innerText].map(cell).join(","));
       });
     });
     var blob = new Blob([lines.join("\r\n") + "\r\n"], {type: "text/csv;charset=utf-8"});

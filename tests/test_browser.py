@@ -192,7 +192,8 @@ def test_the_view_lives_in_the_address_sorts_and_downloads(browser, sites, serve
         page.click("#download")
     text = Path(info.value.path()).read_bytes().decode("utf-8")
     rows = text.split("\r\n")
-    assert rows[0] == "id,category,status,dimension,sota_bar,claim" and rows[-1] == ""
+    assert rows[0] == "id,category,status,dimension,bar,ours,sota_bar,claim" and rows[-1] == ""
+    assert ",120 ms,81.2 ms," in text  # the bar and ours, in one unit, as the table shows them
     assert len(rows) - 2 == len(page.evaluate(visible))
     page.select_option("#sort", "")
     page.check("input[value='simulated']")

@@ -1,0 +1,162 @@
+"""Read as a person would, measured in a real browser at 390 and 1280 px (issue 27): one unit for the bar and our
+value on every row, gaps never above 100 %, no word broken inside a table cell, the overview's labels apart and
+inside it; on the example ledger and on one of extremes (10⁻⁶× to 10⁶×, exactly at the bar, a bar of 0)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from scorecard.cli import pipeline
+
+from conftest import EPOCH, LEDGERS, REPO, copy_ledger
+from test_browser import browser, html_pages, open_page  # noqa: F401 (browser is a fixture)
+
+pytestmark = pytest.mark.browser
+WIDTHS = (390, 1280)
+
+DIMENSION = """title: {title}
+why: Because it matters.
+sota:
+  bar: The bar.
+  value: {bar}
+  unit: {bar_unit}
+  better: {better}
+  source: https://example.org/bar
+  date: 2026-01
+status: {status}
+claim: ${{value}} against ${{bar}}, ${{gap}}
+result:
+  evidence: evidence/{id}.json
+  pointer: /v
+  unit: {unit}
+{extra}"""
+
+# id: (title, our value, unit, bar, bar unit, better, status, extra)
+EXTREMES = {
+    "tiny": ("A millionth of the bar", 1e-5, "req/s", 10, "req/s", "higher", "trails", ""),
+    "huge": ("A million times the bar", 1e7, "req/s", 10, "req/s", "higher", "leads", ""),
+    "slow": ("Twelve times slower", 6.2, "ms", 0.5, "ms", "lower", "trails", ""),
+    "at-bar": ("Exactly at the bar", 0.12, "s", 120, "ms", "lower", "parity", ""),
+    "zero-bar": ("A bar of zero", 0, "ms", 0, "ms", "lower", "parity", ""),
+    "shown-in": ("Shown in microseconds", 0.0007, "s", 0.0005, "s", "lower", "trails", "display_unit: µs\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def reading_sites(tmp_path_factory):
+    os.environ["SOURCE_DATE_EPOCH"] = EPOCH
+    base = tmp_path_factory.mktemp("reading")
+    example = base / "example"
+    assert not pipeline.build(REPO, example).refused
+    root = copy_ledger(LEDGERS / "base", base / "extremes-ledger")
+    for dim_id, (title, value, unit, bar, bar_unit, better, status, extra) in EXTREMES.items():
+        (root / f"evidence/{dim_id}.json").write_text(f'{{"v": {value}}}')
+        (root / f"claims/core/{dim_id}.yaml").write_text(DIMENSION.format(
+            title=title, bar=bar, bar_unit=bar_unit, better=better, status=status, id=dim_id, unit=unit, extra=extra))
+    extremes = base / "extremes"
+    outcome = pipeline.build(root, extremes)
+    assert not outcome.refused, outcome.checked.findings
+    return [example, extremes]
+
+
+ROWS = """() => [...document.querySelectorAll('table.scorecard tbody tr')]
+    .filter(r => r.querySelectorAll('td.num').length)
+    .map(r => [...r.querySelectorAll('td.num')].map(c => c.innerText.replace(/^[^:]*:\\s*/, '').trim()))"""
+
+# Each word of a table cell's text (between spaces, hyphens and dashes, where typesetting breaks a line): how many
+# line boxes it takes (more than one: broken inside the word).
+BROKEN = """() => { const out = [];
+  for (const cell of document.querySelectorAll('table.scorecard td, table.scorecard th')) {
+    if (cell.getBoundingClientRect().width < 10) continue;  // a visually hidden header
+    const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const m of node.data.matchAll(/[^\\s\\-–—]+/g)) {  // a line may break after a hyphen or a dash
+        const range = document.createRange();
+        range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (tops.size > 1) out.push(m[0]);
+      } } }
+  return out; }"""
+
+_UNIT_OF = re.compile(r"^[-−]?[\d,.]+(?:e[-+]?\d+)?\s*(.*)$")
+
+
+def _unit(text: str) -> str:
+    m = _UNIT_OF.match(text)
+    return m.group(1) if m else text
+
+
+def test_the_bar_and_our_value_share_one_unit_on_every_row(browser, reading_sites):  # noqa: F811
+    checked = 0
+    for site in reading_sites:
+        for rel in [r for r in html_pages(site) if r.endswith("index.html")]:
+            for width in WIDTHS:
+                context, page, problems = open_page(browser, (site / rel).as_uri(), width=width)
+                rows = page.evaluate(ROWS)
+                context.close()
+                assert problems == [], rel
+                for bar, ours in rows:
+                    if "—" in bar or "—" in ours:
+                        continue
+                    checked += 1
+                    assert _unit(bar) == _unit(ours), (site.name, rel, width, bar, ours)
+    assert checked >= 20
+
+
+def test_no_gap_is_a_percentage_above_100(browser, reading_sites):  # noqa: F811
+    seen = 0
+    for site in reading_sites:
+        for rel in html_pages(site):
+            context, page, _ = open_page(browser, (site / rel).as_uri())
+            text = page.evaluate("() => document.body.innerText")
+            context.close()
+            for number in re.findall(r"([\d,.]+)% (?:ahead|behind)", text):
+                seen += 1
+                assert float(number.replace(",", "")) <= 100, (site.name, rel, number)
+            if (site.name, rel) == ("extremes", "core/index.html"):  # from 2× on, a multiple in words
+                for gap in ("1,000,000× the bar", "1,000,000× below the bar", "12.4× slower than the bar"):
+                    assert gap in text
+    assert seen >= 5
+
+
+def test_no_word_is_broken_inside_a_table_cell(browser, reading_sites):  # noqa: F811
+    broken = {}
+    for site in reading_sites:
+        for rel in html_pages(site):
+            for width in WIDTHS:
+                context, page, _ = open_page(browser, (site / rel).as_uri(), width=width)
+                words = page.evaluate(BROKEN)
+                context.close()
+                if words:
+                    broken[f"{site.name}/{rel}@{width}"] = words
+    assert broken == {}
+
+
+OVERVIEW = """() => { const svg = document.querySelector('.overview-chart svg');
+  if (!svg) return null;
+  const box = svg.getBoundingClientRect();
+  const labels = [...svg.querySelectorAll('text:not(.beyond)')].map(t => { const r = t.getBoundingClientRect();
+    return {text: t.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom}; });
+  return {box: {left: box.left, right: box.right, top: box.top, bottom: box.bottom}, labels}; }"""
+
+
+def test_the_overview_labels_are_apart_and_inside_it(browser, reading_sites):  # noqa: F811
+    for site in reading_sites:
+        for width in WIDTHS:
+            context, page, _ = open_page(browser, (site / "index.html").as_uri(), width=width)
+            found = page.evaluate(OVERVIEW)
+            context.close()
+            assert found is not None and len(found["labels"]) >= 5
+            box = found["box"]
+            labels = found["labels"]
+            for a in labels:
+                assert box["left"] - 0.5 <= a["left"] and a["right"] <= box["right"] + 0.5, (site.name, width, a)
+                assert box["top"] - 0.5 <= a["top"] and a["bottom"] <= box["bottom"] + 0.5, (site.name, width, a)
+            for i, a in enumerate(labels):
+                for b in labels[i + 1:]:
+                    apart = (a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"]
+                             or b["bottom"] <= a["top"])
+                    assert apart, (site.name, width, a["text"], b["text"])
