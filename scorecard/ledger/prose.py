@@ -4,7 +4,7 @@ there that the numbers the claim rests on do not give (SC513)."""
 from __future__ import annotations
 
 from ..core.findings import Finding, finding
-from ..measure import compare, prose, units
+from ..measure import compare, prose, typed, units
 from ..measure.measured import Bar, Measurement
 from ..measure.numfmt import fmt_number
 from ..core.statuses import MEASURED
@@ -28,6 +28,10 @@ def check(rec: DimensionRecord, value: Measurement | None, bar: Bar, tolerance: 
         pos = doc.pos((field,))
         for slip in prose.split(text)[1]:
             findings.append(finding("SC211", doc.file, pos, f"{field}: {slip.message}", slip.hint))
+        if "${" in text and typed.shown(text)[1]:
+            findings.append(finding("SC211", doc.file, pos, f"{field}: a number is typed against a placeholder: the "
+                                    "page would show them as one number", "put a space between the placeholder and "
+                                    "the number, or write the number as its own placeholder"))
         if value is not None or dim.status not in MEASURED:  # else the result's own findings say why
             for name in prose.names(text):
                 why = _unfilled(name, value, bar, c)
@@ -35,7 +39,7 @@ def check(rec: DimensionRecord, value: Measurement | None, bar: Bar, tolerance: 
                     findings.append(finding("SC211", doc.file, pos, f"{field}: nothing fills ${{{name}}}: {why}",
                                             f"remove ${{{name}}}, or {_REMEDY[name]}"))
         if value is not None:
-            for miss in prose.check(text, known_numbers(value, bar, c)):
+            for miss in typed.check(text, known_numbers(value, bar, c), value.n):
                 findings.append(finding("SC513", doc.file, pos, f"{field} says {miss.written.text}; {_gives(miss)}",
                                         _HINT))
 
@@ -62,32 +66,34 @@ def _unfilled(name: str, m: Measurement | None, bar: Bar, c: compare.Comparison 
     return "" if m is not None and m.low is not None and m.high is not None else "the value has no interval"
 
 
-def known_numbers(m: Measurement, bar: Bar, c: compare.Comparison | None) -> list[prose.Known]:
+def known_numbers(m: Measurement, bar: Bar, c: compare.Comparison | None) -> list[typed.Known]:
     """Every number the claim rests on that prose may quote: the value, its interval's ends, its runs' lowest and
     highest, the bar (and its interval's ends), the ratio (for a value in x, as x is checked only against x), the
-    inputs."""
-    out = [prose.Known(m.value, m.unit, "the value")]
+    difference from the bar (not for a share, whose difference is in points), the inputs."""
+    out = [typed.Known(m.value, m.unit, "the value")]
     for x, what in ((m.low, "the interval's low end"), (m.high, "the interval's high end")):
         if x is not None:
-            out.append(prose.Known(x, m.unit, what))
+            out.append(typed.Known(x, m.unit, what))
     if m.summary is not None:
-        out += [prose.Known(m.summary.lowest, m.unit, "the lowest run"),
-                prose.Known(m.summary.highest, m.unit, "the highest run")]
+        out += [typed.Known(m.summary.lowest, m.unit, "the lowest run"),
+                typed.Known(m.summary.highest, m.unit, "the highest run")]
     if bar.value is not None and bar.unit:
-        out.append(prose.Known(bar.value, bar.unit, "the bar"))
+        out.append(typed.Known(bar.value, bar.unit, "the bar"))
         b = bar.measured
         if b is not None:
-            out += [prose.Known(x, b.unit, f"the bar's interval's {end} end")
+            out += [typed.Known(x, b.unit, f"the bar's interval's {end} end")
                     for x, end in ((b.low, "low"), (b.high, "high")) if x is not None]
     shown = units.parse(m.unit)
     if c is not None and c.ratio is not None and not shown.dims and shown.factor == 1:  # x only against x
-        out.append(prose.Known(c.ratio, "x", "the ratio to the bar"))
-    out += [prose.Known(src.value, src.unit, f"input '{src.name}'") for src in m.sources
+        out.append(typed.Known(c.ratio, "x", "the ratio to the bar"))
+    if c is not None and (shown.dims or shown.factor == 1):  # a share's difference is in points, not %
+        out.append(typed.Known(abs(c.value - c.bar), c.unit, typed.DIFFERENCE))
+    out += [typed.Known(src.value, src.unit, f"input '{src.name}'") for src in m.sources
             if src.name is not None and src.unit]
     return out
 
 
-def _gives(miss: prose.Mismatch) -> str:
+def _gives(miss: typed.Mismatch) -> str:
     """'the artifact gives 80.6 ms' and, where another number the claim rests on is nearer, which one and what."""
     nearest = f"{miss.nearest.what} is {_shown(miss.written, miss.nearest_in_unit)}"
     if miss.first_in_unit is None:
@@ -98,7 +104,7 @@ def _gives(miss: prose.Mismatch) -> str:
     return f"{value} (the nearest number it rests on: {nearest})"
 
 
-def _shown(w: prose.Written, x: float) -> str:
+def _shown(w: typed.Written, x: float) -> str:
     """x in the written unit, to one more figure than the text gives (at least three)."""
     figures = len(str(abs(w.value)).replace(".", "").replace("-", "").lstrip("0")) + 1
     return f"{fmt_number(x, max(3, figures))}{'' if w.unit in ('x', '×', '%') else ' '}{w.unit}"

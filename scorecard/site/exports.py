@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from .. import __version__
 from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
-from .views import prose
+from .views import prose_text
 
 
 SCHEMA_VERSION = 1
@@ -52,7 +52,7 @@ def dimension_data(d: ResolvedDimension) -> dict:
     return {
         "id": d.id, "category": rec.category, "file": rec.file, "url": f"{rec.category}/#{d.id}",
         **rec.model.model_dump(mode="json", exclude={"order"}), "glyph": d.glyph,
-        "claim_text": prose(d, "claim"), "note_text": prose(d, "note") or None,
+        "claim_text": prose_text(d, "claim"), "note_text": prose_text(d, "note") or None,
         "measured": None if m is None else measured_data(m),
         "bar": bar_data(d),
         "comparison": None if c is None else {"ratio": c.ratio, "margin": c.margin, "standing": c.standing,
@@ -157,7 +157,7 @@ def csv_row(cat_slug: str, d: ResolvedDimension) -> list[str]:
     mm = m.measurement if m else None
     first = mm.sources[0] if mm and mm.sources and not mm.expr else None
     meta = first.meta if first else {}
-    return [_csv_text(d.id), _csv_text(cat_slug), _csv_text(model.title), d.status, _csv_text(prose(d, "claim")),
+    return [_csv_text(d.id), _csv_text(cat_slug), _csv_text(model.title), d.status, _csv_text(prose_text(d, "claim")),
             _csv_number(mm.value if mm else None), _csv_text(mm.unit if mm else None), _csv_number(bar.value),
             _csv_text(bar.unit), sota.better or "", bar.kind, _csv_number(c.ratio if c else None),
             _csv_number(c.margin if c else None), _csv_text(sota.source), sota.date, sota.checked or "",
@@ -201,4 +201,4 @@ def sitemap(led: ResolvedLedger) -> bytes:
 def search_index(led: ResolvedLedger) -> list[dict]:
     """A small index for tools: id, title, category, status, claim, url."""
     return [{"id": d.id, "title": d.record.model.title, "category": c.slug, "status": d.status,
-             "claim": prose(d, "claim"), "url": f"{c.slug}/#{d.id}"} for c in led.categories for d in c.dimensions]
+             "claim": prose_text(d, "claim"), "url": f"{c.slug}/#{d.id}"} for c in led.categories for d in c.dimensions]

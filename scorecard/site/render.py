@@ -38,7 +38,8 @@ from ..ledger.cache import key_bytes
 from ..core.paths import builtin_templates
 from .themes import LedgerTemplates, keep_location, template_cache
 from .views import (MAX_VIEW_BYTES, MAX_VIEW_LINES, STATUS_LABELS, bar_kind, bar_text, category_badge_text, prose,
-                    json_or_none, carried_as, cited_values, json_lines, measured_detail, measured_text, pointer_anchor,
+                    prose_text, json_or_none, carried_as, cited_values, json_lines, measured_detail, measured_text,
+                    pointer_anchor,
                     review_counts, standing_text)
 
 if TYPE_CHECKING:
@@ -71,7 +72,8 @@ class Site:
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, measured_text=measured_text,
                                 bar_text=bar_text, bar_kind=bar_kind, fmt_exact=fmt_exact,
                                 measured_detail=measured_detail, counts_chart=counts_chart,
-                                standing_text=standing_text, prose=prose, glyphs=GLYPHS, statuses=STATUSES,
+                                standing_text=standing_text, prose=prose, prose_text=prose_text, glyphs=GLYPHS,
+                                statuses=STATUSES,
                                 overview_chart=overview_chart,
                                 status_labels=STATUS_LABELS, file_href=self.file_href, trace_href=self.trace_href,
                                 evidence_href=self.evidence_href, version=__version__,

@@ -7,7 +7,10 @@ no templates, no disk.
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import quote, urlsplit
+
+from markupsafe import Markup
 
 from ..measure.compare import gap_words, in_unit
 from ..measure.evidence import JsonValue, escape_token
@@ -15,6 +18,7 @@ from ..measure.reading import Measurement
 from ..measure.numfmt import fmt_number, fmt_percent, fmt_range, fmt_ratio, fmt_value, glue, scaled
 from ..measure.prose import fill
 from ..core.paths import name_suffix
+from .markup import markdown_block, markdown_inline
 from .resolve import ResolvedCategory, ResolvedDimension
 
 
@@ -170,12 +174,28 @@ def prose_values(d: ResolvedDimension) -> dict[str, str]:
     return values
 
 
-def prose(d: ResolvedDimension, field: str) -> str:
-    """d's claim or note (field) as shown: its placeholders filled from the numbers; '' where it has none."""
+_PRIVATE = re.compile("[\ue000-\ue01f]")
+_QUOTE_MARKS = ("\ue010", "\ue011")  # around a ${quote …}, through Markdown, then made a span
+_QUOTED = ('<span class="quoted" title="quoted from elsewhere: not checked against the evidence">',
+           '<span class="visually-hidden"> (quoted from elsewhere)</span></span>')
+
+
+def prose_text(d: ResolvedDimension, field: str) -> str:
+    """d's claim or note (field) as plain text: its placeholders filled from the numbers; '' where it has none."""
     text = getattr(d.record.model, field)
     if not text:
         return ""
     return fill(text, prose_values(d)) if "$" in text else text
+
+
+def prose(d: ResolvedDimension, field: str, block: bool = False) -> Markup:
+    """d's claim or note (field) as HTML (inline, or with block as paragraphs): placeholders filled, Markdown
+    rendered, a number quoted from elsewhere marked as such."""
+    text = _PRIVATE.sub("", getattr(d.record.model, field) or "")
+    if "$" in text:
+        text = fill(text, prose_values(d), _QUOTE_MARKS)
+    rendered = str(markdown_block(text) if block else markdown_inline(text))
+    return Markup(rendered.replace(_QUOTE_MARKS[0], _QUOTED[0]).replace(_QUOTE_MARKS[1], _QUOTED[1]))
 
 
 def pointer_anchor(pointer: str) -> str:
