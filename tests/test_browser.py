@@ -261,9 +261,10 @@ def test_the_artifact_viewer_shows_one_line_per_json_line(browser, sites):
     for path in viewers:
         context, page, _ = open_page(browser, path.as_uri())
         steps = page.evaluate("""() => {
-            const pre = document.querySelector('pre.json');
+            const pre = document.querySelector('div.json');
             const lh = parseFloat(getComputedStyle(pre).lineHeight);
-            const tops = [...pre.querySelectorAll('.line')].map(l => l.getBoundingClientRect().top);
+            const tops = [...pre.querySelectorAll('.line, summary')].filter(l => l.getClientRects().length)
+                .map(l => l.getBoundingClientRect().top);
             return {lh, steps: tops.slice(1).map((t, i) => t - tops[i]), lines: tops.length,
                     text: pre.innerText.split('\\n').filter(Boolean).length};
         }""")

@@ -56,6 +56,11 @@ def reading_sites(tmp_path_factory):
         (root / f"evidence/{dim_id}.json").write_text(f'{{"v": {value}}}')
         (root / f"claims/core/{dim_id}.yaml").write_text(DIMENSION.format(
             title=title, bar=bar, bar_unit=bar_unit, better=better, status=status, id=dim_id, unit=unit, extra=extra))
+    runs = ", ".join(f"{0.08 + i * 1e-4:.4f}" for i in range(120))  # a long run list: folded on its viewer
+    (root / "evidence/runs.json").write_text(f'{{"results": [{{"command": "fak --version", "times": [{runs}]}}]}}')
+    (root / "claims/core/runs.yaml").write_text(DIMENSION.format(
+        title="Many runs", bar=0.2, bar_unit="s", better="lower", status="leads", id="runs", unit="s",
+        extra="").replace("  pointer: /v\n", "  format: hyperfine\n  benchmark: fak --version\n  stat: median\n"))
     extremes = base / "extremes"
     outcome = pipeline.build(root, extremes)
     assert not outcome.refused, outcome.checked.findings
@@ -160,3 +165,44 @@ def test_the_overview_labels_are_apart_and_inside_it(browser, reading_sites):  #
                     apart = (a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"]
                              or b["bottom"] <= a["top"])
                     assert apart, (site.name, width, a["text"], b["text"])
+
+
+VIEWER = """() => { const target = document.querySelector(':target');
+  const crumb = target && target.querySelector('.crumb');
+  const r = target && target.getBoundingClientRect(), c = crumb && crumb.getBoundingClientRect();
+  const json = document.querySelector('div.json').getBoundingClientRect();
+  return {target: target && target.id, top: r && r.top, bottom: r && r.bottom, height: innerHeight,
+          crumb: crumb && crumb.innerText, crumbTop: c && c.top, crumbBottom: c && c.bottom,
+          fold: [...document.querySelectorAll('details.fold summary')].map(s => s.innerText),
+          widest: Math.max(...[...document.querySelectorAll('.json .line')].filter(l => l.getClientRects().length)
+                                .map(l => l.getBoundingClientRect().right)), jsonRight: json.right}; }"""
+
+
+def test_a_deep_link_shows_the_cited_line_mid_screen_with_its_path(browser, reading_sites):  # noqa: F811
+    """The viewer in context: the line a page links to is in the middle of the screen, its JSON path and entry
+    pinned at the bottom; a long run list is folded with its count and opens for a link into it; at 390 px lines
+    wrap."""
+    extremes = reading_sites[1]
+    page_file = extremes / "core/index.html"
+    html = page_file.read_text()
+    link = next(h for h in re.findall(r'href="([^"]*runs.json.html#[^"]*)"', html))
+    for width in WIDTHS:
+        file, _, fragment = link.partition("#")
+        url = (extremes / "core" / file).resolve().as_uri() + "#" + fragment
+        context, page, problems = open_page(browser, url, width=width)
+        found = page.evaluate(VIEWER)
+        context.close()
+        assert problems == []
+        assert found["target"] == "p/results/0/times", found
+        assert found["height"] * 0.25 <= found["top"] <= found["height"] * 0.75, found  # mid screen, not the top
+        assert found["crumbBottom"] == found["height"] and found["crumbTop"] >= found["bottom"], found  # pinned below
+        assert "$.results[0].times" in found["crumb"] and "fak --version" in found["crumb"], found
+        assert [f.strip() for f in found["fold"]] == ["… 120 numbers, folded (open to show them)"], found
+        if width == 390:
+            assert found["widest"] <= found["jsonRight"] + 0.5, found  # long lines wrap inside the viewer
+    # A link to one run inside the fold opens it.
+    viewer = (extremes / "_files/evidence/runs.json.html").as_uri()
+    context, page, _ = open_page(browser, viewer + "#p/results/0/times/100")
+    shown = page.evaluate("() => document.querySelector(':target').getClientRects().length")
+    context.close()
+    assert shown == 1

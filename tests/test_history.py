@@ -271,7 +271,7 @@ def test_a_simulated_value_is_never_called_measured(tmp_path):
         words = re.sub(r"<[^>]+>", " ", text)  # what a reader sees, not class names
         context = re.findall(r".{60}measured.{40}", words, re.I | re.S)
         assert not re.search(r"(?<!not )\bmeasured\b", words, re.I), (where, context)
-    assert "Simulated value over 2 recorded states" in section and "Simulated 4 months ago" in section
+    assert "the simulated value, over 2 recorded states" in section and "Simulated 4 months ago" in section
     assert "simulated value 12 req/s → 13 req/s" in shown["diff"]
 
 
@@ -287,9 +287,13 @@ def _chart(times_values, unit="s", bar=0.05):
 def test_history_chart_labels_have_room_and_three_figures():
     c = _chart([(1767225600, 0.0811949), (1767225600 + 40 * 86400, 0.0790001)])
     t = c["ticks"]
-    assert (t["hi"], t["lo"]) == ("81.2 ms", "50 ms")  # never 0.0811949 s
-    assert t["left"] - 4 >= 6.2 * len(t["hi"])  # the right-aligned label starts inside the picture
+    assert [label for _, label in t["y"]] == ["40 ms", "60 ms", "80 ms", "100 ms"]  # round, never 0.0811949 s
+    assert all(t["left"] - 4 >= 6.2 * len(label) for _, label in t["y"])  # each label starts inside the picture
+    ys = [y for y, _ in t["y"]]
+    assert ys == sorted(ys, reverse=True) and ys[0] <= c["height"] - 20 and ys[-1] >= 0  # bottom to top, inside
     assert "81.2 ms" in c["label"] and "0.0811949" not in c["label"]
+    assert c["label"].startswith("The bar held at 50 ms; ours went from 81.2 ms to 79 ms, the measured value, over "
+                                 "2 recorded states from 2026-01-01 to 2026-02-10")
 
 
 def test_history_chart_on_one_day_orders_by_commit_and_says_so():

@@ -121,7 +121,7 @@ def test_json_export(example_site):
 
 def test_evidence_page_highlights_cited_pointers(example_site):
     page = (example_site / "_files/evidence/sample/latency.json.html").read_text()
-    assert re.search(r'<span class="line cited" id="p/results/decode/tok~1s">', page)
+    assert re.search(r'<div class="line cited" id="p/results/decode/tok~1s">', page)
     assert "cited by decode-throughput" in page
 
 

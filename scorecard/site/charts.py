@@ -14,8 +14,8 @@ from .markup import title_text
 from ..measure.compare import Comparison, in_unit
 from ..core.dates import utc, utc_date
 from ..core.statuses import STATUSES, value_word
-from ..measure.numfmt import fmt_number, fmt_ratio, fmt_value
-from .views import STATUS_LABELS, bar_text, measured_detail, measured_text, standing_text
+from ..measure.numfmt import fmt_number, fmt_ratio, fmt_value, glue, scaled
+from .views import STATUS_LABELS, bar_text, measured_detail, measured_text, shown_unit, standing_text
 
 if TYPE_CHECKING:
     from ..core.git import Commit
@@ -33,7 +33,7 @@ def bullet_chart(d: ResolvedDimension) -> dict | None:
         return None
     ends = [abs(c.bar), abs(c.value)] + ([abs(c.low), abs(c.high)] if c.low is not None and c.high is not None else [])
     top = max(ends) * 1.15 or 1.0
-    width = 240
+    width = BULLET_WIDTH
 
     def x(v: float) -> float:
         return round(max(v, 0) / top * width, 1)
@@ -43,8 +43,56 @@ def bullet_chart(d: ResolvedDimension) -> dict | None:
         interval = {"low_x": x(c.low), "high_x": x(c.high)}
     detail = measured_detail(d)
     return {"width": width, "value_x": x(c.value), "bar_x": x(c.bar), "interval": interval,
+            "ticks": _bullet_ticks(c, shown_unit(d) or c.unit, top, x),
             "label": f"{measured_text(d)}{f' ({detail})' if detail else ''} against the bar of "
                      f"{bar_text(d)}; {c.better} is better; {standing_text(d)}"}
+
+
+BULLET_WIDTH = 240
+CHAR_PX = 6.6  # a generous width of one character of an 11px label
+TICK_GAP = 8  # px between two tick labels on the bullet chart
+
+
+def _bullet_ticks(c: Comparison, shown: str, top: float, x) -> list[dict]:
+    """The bullet chart's scale: the bar, and the nearest round value each side of it whose label has room (0 at
+    the latest on the left), labelled in the unit the page shows."""
+    factor = in_unit(1.0, c.unit, shown) or 1.0
+    bar = _placed({"x": x(c.bar), "label": "bar " + _tick_text(c.bar * factor, shown), "bar": True})
+    kept = [bar]
+    round_values = [t / factor for t in nice_ticks(0, top * factor, 8)]
+    left = sorted((v for v in round_values if 0 <= v < c.bar), reverse=True)
+    right = [v for v in round_values if v > c.bar and x(v) <= BULLET_WIDTH]
+    for side in (left, right):
+        for v in side:
+            t = _placed({"x": x(v), "label": _tick_text(v * factor, shown), "bar": False})
+            if all(t["right"] + TICK_GAP <= k["left"] or k["right"] + TICK_GAP <= t["left"] for k in kept):
+                kept.append(t)
+                break
+    return sorted(kept, key=lambda t: t["x"])
+
+
+def _placed(t: dict) -> dict:
+    """A tick with its label's box, anchored so that it stays inside the picture."""
+    width = CHAR_PX * len(t["label"])
+    left = min(max(t["x"] - width / 2, 0.0), BULLET_WIDTH + 2 - width)
+    return {**t, "anchor_x": round(left + width / 2, 1), "left": round(left, 1), "right": round(left + width, 1)}
+
+
+def _tick_text(v: float, unit: str) -> str:
+    return f"{fmt_number(v)}{glue(unit)}{unit}"
+
+
+def nice_ticks(lo: float, hi: float, count: int = 4, outward: bool = False) -> list[float]:
+    """Round numbers (1, 2, 2.5 or 5 times a power of ten apart) from lo to hi, about count intervals; with
+    outward, from the round number at or below lo to the one at or above hi (an axis's ends)."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return [lo] if math.isfinite(lo) else []
+    raw = (hi - lo) / count
+    power = 10.0 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    first = math.floor(lo / step + 1e-9) if outward else math.ceil(lo / step - 1e-9)
+    last = math.ceil(hi / step - 1e-9) if outward else math.floor(hi / step + 1e-9)
+    return [float(f"{k * step:.12g}") for k in range(first, last + 1)]
 
 
 def counts_chart(counts: dict[str, int]) -> dict:
@@ -150,10 +198,16 @@ class _Timeline:
         lo, hi = min(self.values + self.bars), max(self.values + self.bars)
         if lo == hi:
             lo, hi = lo - (abs(lo) or 1) * 0.5, hi + (abs(hi) or 1) * 0.5
-        self.lo, self.hi = lo, hi
+        # The axis in one readable unit, from a round number to a round number, ticked at round numbers.
+        self.factor, self.axis_unit = _axis_unit(max(abs(lo), abs(hi)), unit)
+        self.yticks = nice_ticks(lo * self.factor, hi * self.factor, 3, outward=True)
+        self.lo = min(lo, self.yticks[0] / self.factor) if self.yticks else lo
+        self.hi = max(hi, self.yticks[-1] / self.factor) if self.yticks else hi
+        labels = [_tick_text(t, self.axis_unit) for t in self.yticks]
         self.hi_label, self.lo_label = fmt_value(hi, unit), fmt_value(lo, unit)
-        # Room for the longer y label at 11px (about 6.2px a character), so it is never clipped.
-        self.left = max(40, round(10 + 6.2 * max(len(self.hi_label), len(self.lo_label))))
+        # Room for the longest y label at 11px (about 6.2px a character), so it is never clipped.
+        self.left = max(40, round(10 + 6.2 * max(len(t) for t in labels or [self.hi_label])))
+        self.tick_labels = labels
         self.t0 = pts[0][0]
         self.one_day = _day(self.t0) == _day(t1)
         self.order = {t: i for i, t in enumerate(sorted({t for t, _ in pts} | {t1}))}
@@ -192,16 +246,23 @@ class _Timeline:
         return " ".join(out)
 
     def label(self, what: str) -> str:
-        """The chart in words (its accessible name)."""
+        """The chart in words (its accessible name and caption): 'the bar held at 0.5 ms; ours went from 2.1 ms to
+        6.2 ms (lowest …, highest …) over 4 recorded states from … to …'."""
         values, unit, t0 = self.values, self.unit, self.t0
-        text = (f"{what[0].upper()}{what[1:]} over {len(self.pts)} recorded states from {_day(t0)} to "
-                f"{_day(self.t1)}: from {fmt_value(values[0], unit)} to {fmt_value(values[-1], unit)}, lowest "
-                f"{fmt_value(min(values), unit)}, highest {fmt_value(max(values), unit)}")
+        first, last = fmt_value(values[0], unit), fmt_value(values[-1], unit)
+        ours = f"ours stayed at {first}" if first == last and len(set(values)) == 1 else \
+            f"ours went from {first} to {last}"
+        if len(set(values)) > 2 or (len(set(values)) == 2 and {min(values), max(values)} != {values[0], values[-1]}):
+            ours += f" (lowest {fmt_value(min(values), unit)}, highest {fmt_value(max(values), unit)})"
+        text = f"{ours}, the {what}, over {len(self.pts)} recorded states from {_day(t0)} to {_day(self.t1)}"
         if self.bars:
-            text += f"; SOTA bar from {fmt_value(self.bars[0], unit)} to {fmt_value(self.bars[-1], unit)}"
+            held = fmt_value(self.bars[0], unit) == fmt_value(self.bars[-1], unit) and len(set(self.bars)) == 1
+            bar = f"the bar held at {fmt_value(self.bars[0], unit)}" if held else \
+                f"the bar moved from {fmt_value(self.bars[0], unit)} to {fmt_value(self.bars[-1], unit)}"
+            text = f"{bar}; {text}"
         if self.one_day:
             text += f"; all on {_day(t0)}, so the points are in commit order, evenly spaced"
-        return text
+        return text[0].upper() + text[1:]
 
     def geometry(self) -> dict:
         kinds = {value_word(s.status) for _, s in self.pts if s.value is not None}
@@ -211,10 +272,19 @@ class _Timeline:
         dates = [] if one_day else [(self.x(t), _day(t))
                                     for t in _date_ticks(t0, t1, self.x, self.left, self.WIDTH - self.PAD)]
         ticks = {"top": self.y(self.hi), "bottom": self.y(self.lo), "hi": self.hi_label, "lo": self.lo_label,
+                 "y": [(self.y(t / self.factor), text) for t, text in zip(self.yticks, self.tick_labels, strict=True)],
                  "start": f"{_day(t0)}, by commit" if one_day else _day(t0), "end": "" if one_day else _day(t1),
                  "dates": dates, "axis_y": self.HEIGHT - self.BOTTOM, "left": self.left, "date_y": self.HEIGHT - 5}
         return {"width": self.WIDTH, "height": self.HEIGHT, "label": self.label(what), "what": what, "ticks": ticks,
                 "value": self.steps(self.value_of), "bar": self.steps(self.bar_of) if self.bars else "", "dots": dots}
+
+
+def _axis_unit(magnitude: float, unit: str | None) -> tuple[float, str]:
+    """The factor from unit to the unit an axis reaching magnitude is labelled in (scaled for reading), and it."""
+    if not unit:
+        return 1.0, ""
+    readable, shown = scaled(magnitude, unit) if magnitude else (magnitude, unit)
+    return (readable / magnitude if magnitude else 1.0), shown
 
 
 def _date_ticks(t0: int, t1: int, x, left: float, right: float) -> list[int]:

@@ -226,6 +226,9 @@ def _cite_result(result, m: Measurement, dim_id: str, store: ArtifactStore, cita
         files[art.rel] = art.raw
         for pointer in located(art.data, kind, selector):
             _cite(citations, art.rel, pointer, dim_id)
+    for src in m.sources:  # where the page links to (the runs' array a tool's statistic was computed from)
+        if src.at and src.evidence in files:
+            _cite(citations, src.evidence, src.at, dim_id)
     for rel in sorted({rel for src in m.sources for rel in src.also}):
         files[rel] = store.get(rel).raw
 

@@ -249,30 +249,60 @@ def cited_values(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
     return out
 
 
-def json_lines(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
-    """Pretty-printed JSON as lines, each value's first line carrying its pointer's anchor."""
-    lines: list[dict] = []
+FOLD_OVER = 50  # an array of more numbers than this is folded on the viewer, with its count
+_ENTRY_NAMES = ("name", "fullname", "command", "benchmark", "test")  # what names an entry of a tool's list
 
-    def emit(value, pointer: str, indent: int, key: str | None, last: bool) -> None:
+
+def json_lines(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
+    """Pretty-printed JSON as lines, each value's first line carrying its pointer's anchor (and, where a dimension
+    cites it, its path as a breadcrumb, and the name of the tool's entry it is in); the elements of an array of
+    more than FOLD_OVER numbers between a {"fold": count} line and a {"fold_end": True} one."""
+    lines: list[dict] = []
+    closing: dict[str, object] = {"id": None, "pointer": None, "cited_by": [], "path": "", "entry": "", "say": False}
+
+    def emit(value, pointer: str, indent: int, key: str | None, last: bool, path: str,
+             entry: str = "", parent_by: list[str] | None = None) -> None:
         prefix = "  " * indent + (json.dumps(key, ensure_ascii=False) + ": " if key is not None else "")
         comma = "" if last else ","
-        anchor = {"id": pointer_anchor(pointer), "pointer": pointer or "/", "cited_by": cited.get(pointer, [])}
+        by = cited.get(pointer, [])
+        anchor = {"id": pointer_anchor(pointer), "pointer": pointer or "/", "cited_by": by, "path": path if by else "",
+                  "entry": entry, "say": bool(by) and by != parent_by}  # an element cited as its array is: no note
         if isinstance(value, dict) and value:
             lines.append({"text": prefix + "{", **anchor})
             items = list(value.items())
+            named = next((v for k, v in items if k in _ENTRY_NAMES and isinstance(v, str)), None)
+            inner = named if named is not None and path.endswith("]") else entry
             for i, (k, v) in enumerate(items):
-                emit(v, f"{pointer}/{escape_token(k)}", indent + 1, k, i == len(items) - 1)
-            lines.append({"text": "  " * indent + "}" + comma, "id": None, "pointer": None, "cited_by": []})
+                emit(v, f"{pointer}/{escape_token(k)}", indent + 1, k, i == len(items) - 1, path + _member(k),
+                     inner, by)
+            lines.append({"text": "  " * indent + "}" + comma, **closing})
         elif isinstance(value, list) and value:
             lines.append({"text": prefix + "[", **anchor})
+            fold = len(value) > FOLD_OVER and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                  for v in value)
+            if fold:
+                lines.append({"fold": len(value), "text": "  " * (indent + 1)})
             for i, v in enumerate(value):
-                emit(v, f"{pointer}/{i}", indent + 1, None, i == len(value) - 1)
-            lines.append({"text": "  " * indent + "]" + comma, "id": None, "pointer": None, "cited_by": []})
+                emit(v, f"{pointer}/{i}", indent + 1, None, i == len(value) - 1, f"{path}[{i}]", entry, by)
+            if fold:
+                lines.append({"fold_end": True})
+            lines.append({"text": "  " * indent + "]" + comma, **closing})
         else:
             lines.append({"text": prefix + json.dumps(value, ensure_ascii=False) + comma, **anchor})
 
-    emit(data, "", 0, None, True)
+    emit(data, "", 0, None, True, "$")
     return lines
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _member(key: str) -> str:
+    """A member's step in a JSONPath: .name, or ['any key'] (RFC 9535 normalized form)."""
+    if _NAME.fullmatch(key):
+        return f".{key}"
+    inner = json.dumps(key, ensure_ascii=False)[1:-1].replace('\\"', '"').replace("'", "\\'")
+    return f"['{inner}']"
 
 
 def review_counts(dimensions) -> dict[str, int]:
