@@ -249,3 +249,14 @@ def test_every_number_the_page_shows_is_read(text):
     shown = {(w.value, w.unit) for w in typed.written_numbers(page, plain=True) if units.parse(w.unit).known}
     read = {(w.value, w.unit) for w in typed.written_numbers(text)}
     assert shown <= read, (page, shown - read)
+
+
+@pytest.mark.parametrize("text, warns", [
+    ("at least 50 ms faster than the bar", ["50 ms"]),  # the value is over 50 ms; the difference is not
+    ("at least 30 ms faster than the bar", []), ("38.9 ms faster than the bar", []),
+    ("81 ms faster than the bar", ["81 ms"]),  # the value, said as a difference
+    ("81 ms, faster than the bar", []), ("75–88 ms faster", ["75 ms", "88 ms"]),
+])
+def test_a_number_before_faster_or_more_is_a_difference(text, warns):
+    known = [_VALUE, Known(120, "ms", "the bar"), Known(38.9, "ms", typed.DIFFERENCE)]
+    assert warned(text, *known) == warns

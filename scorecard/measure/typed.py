@@ -13,7 +13,7 @@ import bisect
 import html
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 
 from . import prose, units
@@ -34,6 +34,7 @@ class Written:
     half: Decimal
     unit: str
     bound: str = ""
+    relative: bool = False  # followed by faster, slower, ahead, more…: a difference, not the value itself
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +182,8 @@ _ALIASES = {"msec": "ms", "usec": "µs", "µsec": "µs", "nsec": "ns", "secs": "
 _JOIN = re.compile(r" ?(?:-|–|—|to|/) ?")  # 75–88 ms, 5 to 7 s, 81/95 ms: the first takes the second's unit
 _SPREAD = re.compile(r" ?± ?")  # 81.1 ± 1.2 ms: the spread is not a claim of its own
 _UPPER = re.compile(r"(?:\bunder|\bbelow|\bless than|\bat most|\bup to|<|≤|<=) ?$", re.IGNORECASE)
+_RELATIVE = re.compile(r" (?:faster|slower|quicker|better|worse|ahead|behind|more|less|fewer|lower|higher|above|below|"
+                       r"over|under|short|beyond|off)\b", re.IGNORECASE)
 _WITHIN = re.compile(r"\bwithin ?$", re.IGNORECASE)
 _LOWER = re.compile(r"(?:\bover|\babove|\bmore than|\bat least|>|≥|>=) ?$", re.IGNORECASE)
 
@@ -218,7 +221,7 @@ def _numbers(scan: str) -> list[Written]:
         bound = "<=" if _UPPER.search(head) else ">=" if _LOWER.search(head) else "~" if _WITHIN.search(head) else ""
         written = _written(sign + m.group(1), word, shown_as or scan[m.start() - len(sign):end], bound)
         if written is not None:
-            out.append(written)
+            out.append(replace(written, relative=bool(_RELATIVE.match(scan, found[i + 1][2] if shown_as else end))))
     return out
 
 
@@ -305,8 +308,8 @@ def check(text: str, known: list[Known], n: int | None = None) -> list[Mismatch]
         held = False
         for k in known:
             converted = convert(k, unit)
-            if converted is None:
-                continue
+            if converted is None or (w.relative and k.what != DIFFERENCE):
+                continue  # '50 ms faster' is a difference: only the difference from the bar can give it
             held = held or _holds(w, Decimal(repr(converted)), k is known[0], k.what == DIFFERENCE)
             distance = abs(Decimal(repr(converted)) - w.value)
             if near is None or distance < near[0]:
@@ -327,8 +330,9 @@ def _holds(w: Written, x: Decimal, value: bool, difference: bool) -> bool:
         slack = w.half * Decimal("1.000000001") + abs(w.value) * Decimal("1e-12")
         if abs(x - w.value) <= slack:
             return True
-        if w.bound == ">=" and value:
+        on_it = difference if w.relative else value  # what a bound is about: the difference, or the value
+        if w.bound == ">=" and on_it:
             return x >= w.value - slack
-        if (w.bound == "<=" and value) or (w.bound == "~" and (value or difference)):
+        if (w.bound == "<=" and on_it) or (w.bound == "~" and (value or difference)):
             return x <= w.value + slack
     return False
