@@ -121,7 +121,10 @@ def position(c: Comparison) -> float:
     return ratio if c.better == "higher" else 1 / ratio
 
 
-def overview_chart(led: ResolvedLedger) -> dict | None:
+OVERVIEW_WIDTHS = (640, 1120)  # a phone's picture (scaled down to fit), and a desktop's full content width
+
+
+def overview_chart(led: ResolvedLedger, width: int = OVERVIEW_WIDTHS[0]) -> dict | None:
     """Where we stand in one picture: per category, its status bar and each compared dimension's
     position against its bar on one shared, direction-aware log axis (1 = the bar; ahead is to
     the right whatever `better` is). None when no dimension is compared with a bar."""
@@ -131,7 +134,7 @@ def overview_chart(led: ResolvedLedger) -> dict | None:
     finite = [p for _, _, c in points if 0 < (p := position(c)) < math.inf]
     widest = max([2.0, *(max(p, 1 / p) for p in finite)])
     span = min(MAX_SPAN, 2.0 ** math.ceil(math.log2(widest)))  # symmetric about the bar, 2x to 8x either way
-    width, left, right, row_h = 640, 150, 16, 28
+    left, right, row_h = 150, 16, 28
     plot = width - left - right
 
     def x(position: float) -> float:
