@@ -222,7 +222,11 @@ def test_a_false_lead_in_another_spelling_of_the_unit_is_refused(tmp_path):
     (12.0, 4.0, "lower", "%", "8 points above the bar"),
     (50.0, 50.0, "higher", "%", "at the bar"),
     (40.0, 50.0, "higher", "percent", "10 points below the bar"),     # % however it is spelled
-    (-30.0, -10.0, "lower", "s", "200% ahead of the bar"),           # a negative bar: no multiple, the right side
+    (-30.0, -10.0, "lower", "s", "20 s ahead of the bar"),           # a negative bar: no multiple, no 200 %
+    (-20.0, -10.0, "lower", "s", "10 s ahead of the bar"),           # exactly 100 %: the difference
+    (-19.9, -10.0, "lower", "s", "99% ahead of the bar"),
+    (-5.0, 10.0, "higher", "req/s", "15 req/s behind the bar, across zero"),
+    (0.0, 10.0, "higher", "req/s", "10 req/s behind the bar"),        # at 0: 100 % behind is the difference
     (-5.0, -10.0, "higher", "x", "50% ahead of the bar"),
     (999.6, 1.0, "higher", "x", "1,000× the bar"),                  # never 1e+03×
     (100.0001, 100.0, "higher", "ms", "less than 0.1% ahead of the bar"),
@@ -273,3 +277,12 @@ def test_the_exact_value_has_every_digit_of_the_double(value, unit, text):
 def test_against_a_zero_bar_only_zero_is_within_tolerance(value, within, standing):
     c = compare.compare(Measurement(value, "ms", ()), sota(0.0, "ms", "lower"), 0.05)
     assert c is not None and (c.within, c.standing) == (within, standing)
+
+
+@given(st.floats(-1e6, 1e6), st.sampled_from([-10.0, -1.0, 1.0, 10.0]), st.sampled_from(["higher", "lower"]))
+def test_no_gap_of_any_sign_is_a_percentage_of_100_or_more(value, bar, better):
+    c = compare.compare(Measurement(value, "ms", ()), sota(bar, "ms", better), 0.05)
+    assert c is not None
+    words = compare.gap_words(c)
+    if "%" in words:
+        assert float(words.split("%")[0].removeprefix("less than ")) < 100, words

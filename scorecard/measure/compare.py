@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from . import stats, units
-from .numfmt import fmt_number, fmt_percent
+from .numfmt import fmt_number, fmt_percent, glue
 from .measured import Bar
 from .reading import Measurement, Problem
 from ..core.dates import full_date
@@ -172,13 +172,20 @@ def gap_words(c: Comparison, named: bool = True) -> str:
     if c.zero_bar:
         return "at the bar of 0" if c.margin == 0 else f"{'better' if c.margin > 0 else 'worse'} than the bar of 0"
     ratio = c.ratio
+    if c.margin == 0:
+        return "at the bar"
+    size = fmt_percent(c.margin)
+    side = "ahead" + (" of" if named else "") if c.margin > 0 else "behind"
+    hundred = float(size[:-1]) >= 100  # as printed: 99.96 % reads 100 %, which a percentage never says
     # multiples only between two positive numbers: with a negative bar the ratio loses the direction
-    if c.margin == 0 or ratio is None or ratio <= 0 or c.bar < 0 or 1 / MULTIPLE_FROM < ratio < MULTIPLE_FROM:
-        if c.margin == 0:
-            return "at the bar"
-        size = fmt_percent(c.margin)
+    positive = ratio is not None and ratio > 0 and c.bar > 0
+    if not positive and hundred:  # a negative bar, or across zero: the difference, never 100 % or more
+        across = ", across zero" if ratio is not None and ratio < 0 else ""
+        return f"{fmt_number(abs(c.value - c.bar))}{glue(c.unit)}{c.unit} {side}{bar}{across}"
+    if not positive or (1 / MULTIPLE_FROM < ratio < MULTIPLE_FROM and not hundred):  # type: ignore[operator]
         size = "less than 0.1%" if size in ("0%", "0.0%") else size  # a real gap never reads as none
-        return f"{size} {'ahead' + (' of' if named else '') if c.margin > 0 else 'behind'}{bar}"
+        return f"{size} {side}{bar}"
+    assert ratio is not None
     times = ratio if ratio >= MULTIPLE_FROM else 1 / ratio
     many = fmt_number(times) + "×"
     timed = shown.dims == (("s", 1),)
