@@ -1,26 +1,17 @@
-"""Numbers typed in prose, read as the page shows them, and checked against the numbers a claim rests on.
-
-The text is read the way a reader sees it: placeholders filled or blanked, Markdown reduced to its text (emphasis
-marks, links, escapes, entities and autolinks; code spans blanked, as the check leaves code alone), Unicode
-folded (NFKC: fullwidth digits, thin and no-break spaces), invisible characters dropped and white space read as
-one space. A number with a unit comparable to a known number's must be one of them at its written precision
-(or, after `under`, `over` and their kin, on the right side of the value). Pure: text in, numbers out.
+"""Numbers typed in prose, read as the page shows them (pagetext.py), and checked against the numbers a claim
+rests on: a number with a unit comparable to a known number's must be one of them at its written precision, or,
+after `under`, `over` and their kin, on the right side of the value; one before `faster`, `slower` and their kin
+is a difference from the bar. Pure: text in, numbers out.
 """
 
 from __future__ import annotations
 
-import bisect
-import html
 import re
-import unicodedata
 from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 
-from . import prose, units
-
-_N, _N_END, _FILLED, _QUOTED = "\ue000", "\ue001", "\ue002", "\ue003"
-_PRIVATE = re.compile("[\ue000-\ue00f]")
-_MARKS = _N + _FILLED + _QUOTED
+from . import units
+from .pagetext import CLOSE, OPEN, readings
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +26,7 @@ class Written:
     unit: str
     bound: str = ""
     relative: bool = False  # followed by faster, slower, ahead, more…: a difference, not the value itself
+    of_the_bar: bool = False  # … than the bar, … of the bar: the gap to the bar
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,184 +49,110 @@ class Mismatch:
     first_in_unit: float | None
 
 
-# --- the text as shown ---------------------------------------------------------------------------
-
-def shown(text: str, n: int | None = None, plain: bool = False) -> tuple[str, bool]:
-    """text as a reader sees it, for the check (placeholders blanked, ${n} as n, Markdown as its text, Unicode
-    folded), and whether a number is typed against a placeholder (9${n}, ${n}.5, -${value}: one number on the
-    page that no placeholder gave). With plain, text is a page's text already: only folded."""
-    texts, glued = readings(text, n, plain)
-    return texts[0], glued
-
-
-def readings(text: str, n: int | None = None, plain: bool = False) -> tuple[list[str], bool]:
-    """shown's text in both readings of an emphasis or link mark (a *, _ or [ is a mark and shows nothing, or is
-    unmatched and shows as itself, which parts the digits around it): a number the page shows is in one of them."""
-    if plain:
-        return [_normalise(text)], False
-    pieces, _ = prose.split(_PRIVATE.sub("", text))
-    marked = "".join(p.text if p.name is None else _QUOTED if p.name == prose.QUOTE else
-                     _N + str(n) + _N_END if p.name == "n" and n is not None else _FILLED for p in pieces)
-    out, glued = [], False
-    for emphasis in ("", " "):
-        plain_text = _normalise(_markdown_text(marked, emphasis))
-        glued = glued or _GLUED.search(plain_text) is not None
-        out.append(plain_text.replace(_N, "").replace(_N_END, "").replace(_FILLED, " ").replace(_QUOTED, " "))
-    return out, glued
-
-
-_GLUED = re.compile(rf"(?:\d|[.]|\d,|(?<![\w])[-−])[{_MARKS}]|[{_N_END}{_FILLED}{_QUOTED}](?:\d|[.,]\d)")
-_GROUPED = re.compile(r"(?<=\d)[\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")  # 1 840, 1'840: thousands
-_SPACE = re.compile(r"\s+")
-
-
-def _normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKC", _GROUPED.sub("", text)).replace("μ", "µ")  # NFKC makes µ Greek
-    text = "".join(c for c in text if unicodedata.category(c) != "Cf")
-    return _SPACE.sub(" ", text)
-
-
-_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-_AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*"
-                       r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~\-]+@[A-Za-z0-9.\-]+)>")
-_TICKS = re.compile(r"`+")
-_LINK_TAIL = re.compile(r"\]\([^()\s]*(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
-
-
-def _markdown_text(text: str, emphasis: str) -> str:
-    """The text Markdown shows of text, paragraph by paragraph (a code span never crosses a blank line), with each
-    emphasis mark as emphasis."""
-    blocks = re.split(r"\n[ \t]*\n|\n(?=" + _BLOCK_START + ")", text)  # a code span ends with its block
-    return " ".join(_inline_text(_BLOCK_MARK.sub(" ", par), emphasis) for par in blocks)
-
-
-# What starts a block and shows nothing: a quote's >, a heading's #, a list item's marker.
-_BLOCK_START = r"[ \t]{0,3}(?:>|#{1,6}(?:[ \t]|$)|(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$))"
-_BLOCK_MARK = re.compile(r"^[ \t]{0,3}(?:(?:>[ \t]?)+|#{1,6}(?=[ \t]|$)|(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$))",
-                         re.MULTILINE)
-
-
-def _inline_text(par: str, emphasis: str) -> str:
-    out: list[str] = []
-    i, size = 0, len(par)
-    closers = _backtick_runs(par)
-    while i < size:
-        c = par[i]
-        if c == "\\" and i + 1 < size and (par[i + 1] in _ESCAPABLE or par[i + 1] == "\n"):
-            out.append(par[i + 1])  # an escaped mark, or a hard line break
-            i += 2
-        elif c == "`":
-            run = len(_TICKS.match(par, i).group())  # type: ignore[union-attr]  # c is a backtick
-            end = _closing(closers, run, i + run)
-            if end is None:
-                out.append("`" * run)
-                i += run
-            else:
-                out.append(" ")  # a code span: left alone
-                i = end + run
-        elif c == "<" and (m := _AUTOLINK.match(par, i)):
-            out.append(m.group()[1:-1])  # an autolink shows its address (and is no code span's end)
-            i = m.end()
-        elif c == "&" and (m := _ENTITY.match(par, i)):
-            out.append(html.unescape(m.group()))
-            i = m.end()
-        elif c == "]" and (m := _LINK_TAIL.match(par, i)):
-            out.append(emphasis)  # [text](url) shows its text
-            i = m.end()
-        elif c in "*[" or (c == "_" and not (_word(par, i - 1) and _word(par, i + 1))):
-            out.append(emphasis)
-            i += 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
-
-
-def _word(text: str, i: int) -> bool:
-    return 0 <= i < len(text) and text[i].isalnum()
-
-
-def _backtick_runs(par: str) -> dict[int, list[int]]:
-    """Where each run of backticks starts, by its length (for finding a code span's closing run in one pass)."""
-    runs: dict[int, list[int]] = {}
-    for m in re.finditer(r"(?<!`)`+", par):
-        runs.setdefault(len(m.group()), []).append(m.start())
-    return runs
-
-
-def _closing(runs: dict[int, list[int]], length: int, start: int) -> int | None:
-    starts = runs.get(length, [])
-    at = bisect.bisect_left(starts, start)
-    return starts[at] if at < len(starts) else None
-
-
 # --- numbers and their units ---------------------------------------------------------------------
 
 # A number not glued to what comes before it (a letter, a digit, a point, a currency sign: H100, v2.1, $0.40),
-# with thousands in groups of three, decimals (or a leading point) and an exponent.
-_NUMBER = re.compile(r"(?<![\w.,#@$€£¥^])((?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d{1,4})?)")
+# with thousands in groups of three, decimals (a point, or a comma and one or two digits) and an exponent.
+_NUMBER = re.compile(r"(?<![\w.,#@$€£¥^])((?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+|,\d{1,2}(?![\d,]))?|\.\d+)"
+                     r"(?:[eE][-+]?\d{1,4})?)")
 _SCALE = {"k": 3, "K": 3, "M": 6}  # 9.9k tok/s
-_UNIT = re.compile(r"([kKM](?=[ -][A-Za-zµμ%×{]))?(?: |-(?=[A-Za-zµμ{]))?([A-Za-zµμ%×{][A-Za-z0-9µμ%×/{}^·]*)")
+_UNIT = re.compile(rf"([kKM](?=[ -][A-Za-zµμ%×{{]))?{CLOSE}?(?: |-(?=[A-Za-zµμ{{]))?"
+                   r"([A-Za-zµμ%×{][A-Za-z0-9µμ%×/{}^·]*)")
 _PER = re.compile(r" per ([A-Za-z]+)")
-_ALIASES = {"msec": "ms", "usec": "µs", "µsec": "µs", "nsec": "ns", "secs": "s", "rps": "req/s", "qps": "req/s",
-            "pct": "%", "X": "x", "fold": "x"}
-_JOIN = re.compile(r" ?(?:-|–|—|to|/) ?")  # 75–88 ms, 5 to 7 s, 81/95 ms: the first takes the second's unit
-_SPREAD = re.compile(r" ?± ?")  # 81.1 ± 1.2 ms: the spread is not a claim of its own
+_ALIASES = {"msec": "ms", "msecs": "ms", "millis": "ms", "usec": "µs", "usecs": "µs", "µsec": "µs", "µsecs": "µs",
+            "nsec": "ns", "nsecs": "ns", "secs": "s", "mins": "min", "rps": "req/s", "qps": "req/s",
+            "rpm": "req/min", "pct": "%", "X": "x", "fold": "x"}
+# 75–88 ms, 5 to 7 s, 81/95 ms, 95 and 81 ms: the first takes the second's unit (which a placeholder may give)
+_JOIN = re.compile(rf" ?(?:-|–|—|to|/|and|or) ?{OPEN}?")
+_BETWEEN = re.compile(r"\bbetween ?$", re.IGNORECASE)  # between 75 and 90 ms: the value inside
+_NOT = r"(?:\b(?:no|not|never) )"
 _UPPER = re.compile(r"(?:\bunder|\bbelow|\bless than|\bat most|\bup to|<|≤|<=) ?$", re.IGNORECASE)
-_RELATIVE = re.compile(r" (?:faster|slower|quicker|better|worse|ahead|behind|more|less|fewer|lower|higher|above|below|"
-                       r"over|under|short|beyond|off)\b", re.IGNORECASE)
-_WITHIN = re.compile(r"\bwithin ?$", re.IGNORECASE)
 _LOWER = re.compile(r"(?:\bover|\babove|\bmore than|\bat least|>|≥|>=) ?$", re.IGNORECASE)
+_NEGATED = re.compile(_NOT + r"(?:under|below|less than|more than|over|above) ?$", re.IGNORECASE)
+_WITHIN = re.compile(r"\bwithin ?$", re.IGNORECASE)
+# After a number and its unit: a difference (faster, ahead…; or more, lower… than / of the bar)
+_RELATIVE = re.compile(r" (?:faster|slower|quicker|better|worse|ahead|behind|"
+                       r"(?:more|less|fewer|lower|higher|above|below|over|under|short) (?:than|of)\b)", re.IGNORECASE)
+_OF_THE_BAR = re.compile(r" (?:faster|slower|quicker|better|worse|ahead|behind|more|less|fewer|lower|higher|above|"
+                         r"below|over|under|short)(?: than| of)? the bar\b", re.IGNORECASE)
 
 
-def written_numbers(text: str, n: int | None = None, plain: bool = False) -> list[Written]:
-    """The numbers typed with a unit in text, as the page shows it. A range or list's first number takes the unit of
-    its second (75–88 ms, 81/95 ms); a number glued to letters (50x5, 3rd) or to a unit that is a number itself
+def written_numbers(text: str, values: dict[str, str] | None = None, plain: bool = False) -> list[Written]:
+    """The numbers typed with a unit in text, as the page shows it (values: what each placeholder shows; the
+    numbers they give are theirs, not typed). A range or list's first number takes the unit of its second (75–88
+    ms, 81/95 ms, 95 and 81 ms); a number glued to letters (50x5, 3rd) or to a unit that is a number itself
     (H100) is left out, as is the spread after ±."""
     out: list[Written] = []
-    for scan in readings(text, n, plain)[0]:
-        out += [w for w in _numbers(scan) if w not in out]
+    seen: set[tuple] = set()
+    for scan in readings(text, values, plain)[0]:
+        for w in _numbers(scan):
+            key = (w.value, w.unit, w.bound, w.relative, w.text)
+            if key not in seen:
+                seen.add(key)
+                out.append(w)
     return out
+
+
+def _inside(scan: str, at: int) -> int | None:
+    """Where the placeholder's text that position at is in ends (its CLOSE), or None when it is typed text."""
+    opened = scan.rfind(OPEN, 0, at)
+    if opened < 0 or scan.rfind(CLOSE, 0, at) > opened:
+        return None
+    end = scan.find(CLOSE, at)
+    return end if end >= 0 else None
 
 
 def _numbers(scan: str) -> list[Written]:
     found = [f for m in _NUMBER.finditer(scan) if (f := _read(scan, m)) is not None]
     out: list[Written] = []
-    skip = -1
     for i, (m, word, end) in enumerate(found):
-        if i == skip:
-            continue
+        close = _inside(scan, m.start())
+        if close is not None and end <= close + 1 and not (end > close and word):
+            continue  # a number a placeholder shows, with its own unit: the page's, not typed
         nxt = found[i + 1] if i + 1 < len(found) else None
-        between = scan[m.end():nxt[0].start()] if nxt is not None else ""
-        shown_as = ""
-        if word == "" and nxt is not None and (_JOIN.fullmatch(between) or _SPREAD.fullmatch(between)):
-            word = nxt[1]
+        shown_as, ends = "", end
+        if word == "" and nxt is not None and _JOIN.fullmatch(scan, m.end(), nxt[0].start()):
+            word, ends = nxt[1], nxt[2]
             unit = str(word).partition("\0")[2]
-            shown_as = m.group(1) + ("" if unit in ("x", "×", "%") else " ") + unit
-            skip = i + 1 if _SPREAD.fullmatch(between) else skip
+            shown_as = m.group(1).replace(",", ".") + ("" if unit in ("x", "×", "%") else " ") + unit
         if not word:
             continue
-        before = scan[max(0, m.start() - 12):m.start()]
+        before = scan[max(0, m.start() - 2):m.start()]
         sign = "-" if before[-1:] in ("-", "−") and not before[-2:-1].isalnum() else ""
-        head = before[:-1] if sign else before
-        bound = "<=" if _UPPER.search(head) else ">=" if _LOWER.search(head) else "~" if _WITHIN.search(head) else ""
-        written = _written(sign + m.group(1), word, shown_as or scan[m.start() - len(sign):end], bound)
+        typed_as = shown_as or scan[m.start() - len(sign):end].replace(OPEN, "").replace(CLOSE, "")
+        written = _written(sign + m.group(1), word, typed_as, _bound(scan, m.start()))
         if written is not None:
-            out.append(replace(written, relative=bool(_RELATIVE.match(scan, found[i + 1][2] if shown_as else end))))
+            out.append(replace(written, relative=bool(_RELATIVE.match(scan, ends)),
+                               of_the_bar=bool(_OF_THE_BAR.match(scan, ends))))
     return out
+
+
+def _bound(scan: str, start: int) -> str:
+    """The side of the value a number states from the words before it: '<=', '>=', '~' (within), '' (equal)."""
+    head = scan[max(0, start - 24):start]
+    sign = head[-1:] in ("-", "−") and not head[-2:-1].isalnum()
+    head = head[:-1] if sign else head
+    if _NEGATED.search(head):  # no more than 40 ms: at most
+        return "<=" if re.search(r"(?:more than|over|above) ?$", head, re.IGNORECASE) else ">="
+    if _BETWEEN.search(head):
+        return ">="
+    if re.search(rf"\bbetween [\d.,]+ ?(?:and|-|–) ?{OPEN}?$", head, re.IGNORECASE):
+        return "<="
+    return "<=" if _UPPER.search(head) else ">=" if _LOWER.search(head) else "~" if _WITHIN.search(head) else ""
 
 
 def _read(scan: str, m: re.Match) -> tuple[re.Match, str | None, int] | None:
     """A number's unit as typed after it ('' for none), and where the unit ends; None for a number that is part
-    of something else (a path 2401.09670, H-100, 50x5)."""
+    of something else (a path 2401.09670, H-100, 50x5) or the spread after ±."""
     start = m.start()
     if start and scan[start - 1] == "/" and not (start >= 2 and scan[start - 2].isdigit()):
         return None  # example.org/2401.09670
     if start >= 2 and scan[start - 1] in "-−" and (scan[start - 2].isalpha() or scan[start - 2] == "_"):
         return None  # H-100
+    if scan[max(0, start - 2):start].strip() == "±":
+        return None  # 81.1 ± 1.2 ms: the spread is not a claim of its own
     unit = _UNIT.match(scan, m.end())
-    if unit is None or unit.group(2) == "to":
+    if unit is None or unit.group(2) in ("to", "and", "or"):
         glued = m.end() < len(scan) and (scan[m.end()].isalnum() or scan[m.end()] == "_")
         return (m, None if glued else "", m.end())
     word, end = unit.group(2), unit.end()
@@ -250,7 +168,7 @@ def _read(scan: str, m: re.Match) -> tuple[re.Match, str | None, int] | None:
 def _spelled(word: str) -> str:
     """A unit word as the units module reads it: aliases (msec, rps, pct, X, fold) and, for a word it does not
     know, its lower case (MS is ms)."""
-    word = _ALIASES.get(word, word)
+    word = _ALIASES.get(word, _ALIASES.get(word.lower(), word) if not units.parse(word).known else word)
     if not units.parse(word).known and units.parse(word.lower()).known:
         return word.lower()
     return word
@@ -265,6 +183,8 @@ def _written(number: str, word: str, text: str, bound: str) -> Written | None:
     parsed = units.parse(unit)
     if parsed.problem is not None:
         return None  # x5, H100: a number, not a unit
+    if re.fullmatch(r"\d+,\d{1,2}", number.split("e")[0].split("E")[0]):
+        number = number.replace(",", ".")  # 95,5 ms: a decimal comma
     digits = number.lstrip("-").replace(",", "")
     mantissa, _, exp = digits.lower().partition("e")
     whole, _, frac = mantissa.partition(".")
@@ -297,19 +217,21 @@ def convert(known: Known, to: units.Unit) -> float | None:
     return mine.to(known.value, to)
 
 
-def check(text: str, known: list[Known], n: int | None = None) -> list[Mismatch]:
+def check(text: str, known: list[Known], values: dict[str, str] | None = None) -> list[Mismatch]:
     """Each number typed in text whose unit converts to a known number's that no known number gives at its
-    written precision (after under/over: that the value, known[0], is not on the side stated, and after within:
-    nor the difference from the bar); numbers in units no known number has are left alone."""
+    written precision (after under/over: that the value, known[0], is not on the side stated; after within: nor
+    the difference from the bar). A number before faster, ahead and their kin is checked against the difference
+    from the bar only (and a % or × one only where it says 'the bar': the gap). Numbers in units no known number
+    has are left alone. values: what each placeholder shows."""
     out: list[Mismatch] = []
-    for w in written_numbers(text, n):
+    for w in written_numbers(text, values):
         unit = units.parse(w.unit)
         near: tuple[Decimal, Known, float] | None = None
         held = False
         for k in known:
             converted = convert(k, unit)
-            if converted is None or (w.relative and k.what != DIFFERENCE):
-                continue  # '50 ms faster' is a difference: only the difference from the bar can give it
+            if converted is None or not _about(w, k):
+                continue
             held = held or _holds(w, Decimal(repr(converted)), k is known[0], k.what == DIFFERENCE)
             distance = abs(Decimal(repr(converted)) - w.value)
             if near is None or distance < near[0]:
@@ -320,6 +242,17 @@ def check(text: str, known: list[Known], n: int | None = None) -> list[Mismatch]
 
 
 DIFFERENCE = "the difference from the bar"
+GAP = "the gap to the bar"
+
+
+def _about(w: Written, k: Known) -> bool:
+    """Whether k is a number w may be saying: a difference or gap only for a relative number (the gap, in % or ×,
+    only for one that names the bar), or after within; any other known number only for a number that is not."""
+    if k.what == GAP:
+        return w.relative and w.of_the_bar
+    if k.what == DIFFERENCE:
+        return w.relative or w.bound == "~"
+    return not w.relative
 
 
 def _holds(w: Written, x: Decimal, value: bool, difference: bool) -> bool:

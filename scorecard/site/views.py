@@ -190,12 +190,33 @@ def prose_text(d: ResolvedDimension, field: str) -> str:
 
 def prose(d: ResolvedDimension, field: str, block: bool = False) -> Markup:
     """d's claim or note (field) as HTML (inline, or with block as paragraphs): placeholders filled, Markdown
-    rendered, a number quoted from elsewhere marked as such."""
+    rendered, a number quoted from elsewhere marked as such (its text shown as typed: no Markdown inside it)."""
     text = _PRIVATE.sub("", getattr(d.record.model, field) or "")
     if "$" in text:
-        text = fill(text, prose_values(d), _QUOTE_MARKS)
+        text = fill(_escape_quoted(text), prose_values(d), _QUOTE_MARKS)
     rendered = str(markdown_block(text) if block else markdown_inline(text))
-    return Markup(rendered.replace(_QUOTE_MARKS[0], _QUOTED[0]).replace(_QUOTE_MARKS[1], _QUOTED[1]))
+    # A mark inside a tag (a link's title, a fence's info string) is dropped: the span goes only where text shows.
+    parts = _TAG.split(rendered)
+    return Markup("".join(part.replace(_QUOTE_MARKS[0], "").replace(_QUOTE_MARKS[1], "") if part.startswith("<")
+                          else part.replace(_QUOTE_MARKS[0], _QUOTED[0]).replace(_QUOTE_MARKS[1], _QUOTED[1])
+                          for part in parts))
+
+
+_TAG = re.compile(r"(<[^>]*>)")
+_MARKDOWN_PUNCT = re.compile(r"([\\`*_\[\]<>&!#|~()])")
+
+
+def _escape_quoted(text: str) -> str:
+    """text with the Markdown marks inside each ${quote …} escaped, so that a quote is shown as typed and its mark
+    can neither split nor leave it."""
+    from ..measure.prose import QUOTE, split
+
+    pieces, _ = split(text)
+    if not any(p.name == QUOTE for p in pieces):
+        return text
+    return "".join(p.text.replace("${", "$${") if p.name is None else
+                   "${quote " + _MARKDOWN_PUNCT.sub(r"\\\1", p.text) + "}" if p.name == QUOTE else
+                   "${" + p.name + "}" for p in pieces)
 
 
 def pointer_anchor(pointer: str) -> str:

@@ -1,0 +1,145 @@
+"""Prose as a reader sees it on the page, for the check of the numbers typed there (typed.py).
+
+Placeholders are filled with what they show, between marks (so that the numbers they give are known as theirs),
+or blanked; Markdown is reduced to its text (emphasis marks, links and references, escapes, entities, autolinks;
+code spans and indented code blocks blanked, as the check leaves code alone); Unicode is folded (NFKC: fullwidth
+digits, thin and no-break spaces), invisible characters (format, combining and private-use ones) dropped and white
+space read as one space. Pure: text in, text out.
+"""
+
+from __future__ import annotations
+
+import bisect
+import html
+import re
+import unicodedata
+
+from . import prose
+
+OPEN, CLOSE, FILLED, QUOTED = "\ue000", "\ue001", "\ue002", "\ue003"  # a filled placeholder's ends; a blank one
+PRIVATE = re.compile("[\ue000-\ue01f]")  # what a ledger's text may not hold: the marks here and the page's
+_MARKS = OPEN + CLOSE + FILLED + QUOTED
+
+
+def readings(text: str, values: dict[str, str] | None = None, plain: bool = False) -> tuple[list[str], bool]:
+    """text as shown, in both readings of an emphasis or link mark (a *, _, [ or ] is a mark and shows nothing, or
+    is unmatched and shows as itself, which parts the digits around it: a number the page shows is in one of
+    them); and whether a number is typed against a placeholder (9${n}, ${n}.5, -${value}: one number on the page
+    that no placeholder gave). A placeholder with a value shows it between OPEN and CLOSE; one without, FILLED;
+    a quoted number, QUOTED. With plain, text is a page's text already: only folded."""
+    if plain:
+        return [normalise(text)], False
+    values = values or {}
+    pieces, _ = prose.split(PRIVATE.sub("", text))
+    marked = "".join(p.text if p.name is None else QUOTED if p.name == prose.QUOTE else
+                     OPEN + values[p.name] + CLOSE if p.name in values else FILLED for p in pieces)
+    out, glued = [], False
+    for emphasis in ("", " "):
+        shown = normalise(_markdown_text(marked, emphasis))
+        glued = glued or _GLUED.search(shown) is not None
+        out.append(shown.replace(FILLED, " ").replace(QUOTED, " "))
+    return out, glued
+
+
+# A digit, a point or a sign just before a placeholder, or a digit (or a point or comma and a digit) just after.
+_GLUED = re.compile(rf"(?:\d|[.]|\d,|(?<![\w])[-−])[{OPEN}{FILLED}{QUOTED}]|[{CLOSE}{FILLED}{QUOTED}](?:\d|[.,]\d)")
+_GROUPED = re.compile(r"(?<=\d)[\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")  # 1 840, 1'840: thousands
+_SPACE = re.compile(r"\s+")
+_INVISIBLE = frozenset(("Cf", "Mn", "Me", "Co"))
+
+
+def normalise(text: str) -> str:
+    """text folded as a reader reads it: NFKC, µ as the micro sign, no invisible character, one space."""
+    text = unicodedata.normalize("NFKC", _GROUPED.sub("", text)).replace("μ", "µ")  # NFKC makes µ Greek
+    text = "".join(c for c in text if c in _MARKS or unicodedata.category(c) not in _INVISIBLE)
+    return _SPACE.sub(" ", text)
+
+
+_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*"
+                       r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~\-]+@[A-Za-z0-9.\-]+)>")
+_TICKS = re.compile(r"`+")
+# A link's destination and title after its text, or a reference's label: [95](url "t") ms, [95][r] ms.
+_LINK_TAIL = re.compile(r"\]\(\s*(?:<[^<>\n]*>|(?:[^()\s]|\((?:[^()\s]|\([^()\s]*\))*\))*)"
+                        r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)|\]\[[^\[\]]{0,999}\]")
+_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\[\]]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"  # [r]: https://… shows nothing
+                         r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*(?:\n|$)")
+
+
+def _markdown_text(text: str, emphasis: str) -> str:
+    """The text Markdown shows of text, block by block (a code span never crosses a blank line or a new block),
+    with each emphasis mark as emphasis; an indented code block blanked."""
+    blocks = re.split(r"\n[ \t]*\n|\n(?=" + _BLOCK_START + ")", text)
+    out, in_list = [], False
+    for par in blocks:
+        while (d := _DEFINITION.match(par)) is not None:  # definitions open a block; they cannot interrupt one
+            par = par[d.end():].lstrip("\n")
+        in_list = in_list or _LIST_ITEM.match(par) is not None  # indented under a list item: its paragraph
+        out.append(" " if _INDENTED.fullmatch(par) and not in_list else _inline_text(_BLOCK_MARK.sub(" ", par),
+                                                                                      emphasis))
+    return " ".join(out)
+
+
+# What starts a block and shows nothing: a quote's >, a heading's #, a list item's marker.
+_BLOCK_START = r"[ \t]{0,3}(?:>|#{1,6}(?:[ \t]|$)|(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|`{3,}|~{3,})"  # … or a fence
+_BLOCK_MARK = re.compile(r"^[ \t]{0,3}(?:(?:>[ \t]?)+|#{1,6}(?=[ \t]|$)|(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$))",
+                         re.MULTILINE)
+_LIST_ITEM = re.compile(r"\n?[ \t]{0,3}(?:>[ \t]?)*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+_INDENTED = re.compile(r"\n?(?:(?: {4}|\t)[^\n]*\n?)+")  # every line indented: an indented code block
+
+
+def _inline_text(par: str, emphasis: str) -> str:
+    out: list[str] = []
+    i, size, opened = 0, len(par), 0  # opened: the [ not yet closed, that a link's ](…) or ][…] may close
+    closers = _backtick_runs(par)
+    while i < size:
+        c = par[i]
+        if c == "\\" and i + 1 < size and (par[i + 1] in _ESCAPABLE or par[i + 1] == "\n"):
+            out.append(par[i + 1])  # an escaped mark, or a hard line break
+            i += 2
+        elif c == "`":
+            run = len(_TICKS.match(par, i).group())  # type: ignore[union-attr]  # c is a backtick
+            end = _closing(closers, run, i + run)
+            if end is None:
+                out.append("`" * run)
+                i += run
+            else:
+                out.append(" ")  # a code span: left alone
+                i = end + run
+        elif c == "<" and (m := _AUTOLINK.match(par, i)):
+            out.append(m.group()[1:-1])  # an autolink shows its address (and is no code span's end)
+            i = m.end()
+        elif c == "&" and (m := _ENTITY.match(par, i)):
+            out.append(html.unescape(m.group()))
+            i = m.end()
+        elif c == "]" and opened and (m := _LINK_TAIL.match(par, i)):
+            out.append(emphasis)  # [text](url) and [text][label] show their text
+            opened -= 1
+            i = m.end()
+        elif c in "*[]" or (c == "_" and not (_word(par, i - 1) and _word(par, i + 1))):
+            out.append(emphasis)
+            opened += 1 if c == "[" else -1 if c == "]" and opened else 0
+            i += 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _word(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and text[i].isalnum()
+
+
+def _backtick_runs(par: str) -> dict[int, list[int]]:
+    """Where each run of backticks starts, by its length (for finding a code span's closing run in one pass)."""
+    runs: dict[int, list[int]] = {}
+    for m in re.finditer(r"(?<!`)`+", par):
+        runs.setdefault(len(m.group()), []).append(m.start())
+    return runs
+
+
+def _closing(runs: dict[int, list[int]], length: int, start: int) -> int | None:
+    starts = runs.get(length, [])
+    at = bisect.bisect_left(starts, start)
+    return starts[at] if at < len(starts) else None
