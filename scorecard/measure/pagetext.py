@@ -30,11 +30,11 @@ def readings(text: str, values: dict[str, str] | None = None, plain: bool = Fals
     if plain:
         return [normalise(text)], False
     values = values or {}
-    pieces, _ = prose.split(PRIVATE.sub("", text))
+    pieces, _ = prose.split(PRIVATE.sub("", text)) if "${" in text else ([prose.Piece(text)], [])
     marked = "".join(p.text if p.name is None else QUOTED if p.name == prose.QUOTE else
                      OPEN + values[p.name] + CLOSE if p.name in values else FILLED for p in pieces)
     out, glued = [], False
-    for emphasis in ("", " "):
+    for emphasis in ("", " ") if _EMPHASIS.search(marked) else ("",):  # one reading where no mark can differ
         shown = normalise(_markdown_text(marked, emphasis))
         glued = glued or _GLUED.search(shown) is not None
         out.append(shown.replace(FILLED, " ").replace(QUOTED, " "))
@@ -50,8 +50,10 @@ _INVISIBLE = frozenset(("Cf", "Mn", "Me", "Co"))
 
 def normalise(text: str) -> str:
     """text folded as a reader reads it: NFKC, µ as the micro sign, no invisible character, one space."""
-    text = unicodedata.normalize("NFKC", _GROUPED.sub("", text)).replace("μ", "µ")  # NFKC makes µ Greek
-    text = "".join(c for c in text if c in _MARKS or unicodedata.category(c) not in _INVISIBLE)
+    text = _GROUPED.sub("", text)
+    if not text.isascii():  # ASCII is its own NFKC, and holds no invisible character but white space
+        text = unicodedata.normalize("NFKC", text).replace("μ", "µ")  # NFKC makes µ Greek
+        text = "".join(c for c in text if c in _MARKS or unicodedata.category(c) not in _INVISIBLE)
     return _SPACE.sub(" ", text)
 
 
@@ -89,7 +91,13 @@ _LIST_ITEM = re.compile(r"\n?[ \t]{0,3}(?:>[ \t]?)*(?:[-*+]|\d{1,9}[.)])(?:[ \t]
 _INDENTED = re.compile(r"\n?(?:(?: {4}|\t)[^\n]*\n?)+")  # every line indented: an indented code block
 
 
+_EMPHASIS = re.compile(r"[*_\[\]]")
+_INLINE_MARKS = re.compile(r"[\\`<&\]*_\[]")
+
+
 def _inline_text(par: str, emphasis: str) -> str:
+    if not _INLINE_MARKS.search(par):
+        return par  # plain text: nothing to read differently
     out: list[str] = []
     i, size, opened = 0, len(par), 0  # opened: the [ not yet closed, that a link's ](…) or ][…] may close
     closers = _backtick_runs(par)

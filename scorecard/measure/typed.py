@@ -83,6 +83,8 @@ def written_numbers(text: str, values: dict[str, str] | None = None, plain: bool
     ms, 81/95 ms, 95 and 81 ms); a number glued to letters (50x5, 3rd) or to a unit that is a number itself
     (H100) is left out, as is the spread after ±."""
     out: list[Written] = []
+    if not may_show_a_number(text):
+        return out
     seen: set[tuple] = set()
     for scan in readings(text, values, plain)[0]:
         for w in _numbers(scan):
@@ -91,6 +93,14 @@ def written_numbers(text: str, values: dict[str, str] | None = None, plain: bool
                 seen.add(key)
                 out.append(w)
     return out
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def may_show_a_number(text: str) -> bool:
+    """False where text cannot show a number: ASCII with no digit, no entity and no placeholder."""
+    return not text.isascii() or "&" in text or "${" in text or _DIGIT.search(text) is not None
 
 
 def _inside(scan: str, at: int) -> int | None:
