@@ -16,7 +16,7 @@ from ..measure.compare import gap_words, in_unit
 from ..measure.evidence import JsonValue, escape_token
 from ..measure.reading import Measurement
 from ..measure.numfmt import fmt_number, fmt_percent, fmt_range, fmt_ratio, fmt_value, glue, scaled
-from ..measure.prose import fill
+from ..measure.prose import QUOTE, fill, split
 from ..core.paths import name_suffix
 from .markup import markdown_block, markdown_inline
 from .resolve import ResolvedCategory, ResolvedDimension
@@ -209,8 +209,6 @@ _MARKDOWN_PUNCT = re.compile(r"([\\`*_\[\]<>&!#|~()])")
 def _escape_quoted(text: str) -> str:
     """text with the Markdown marks inside each ${quote …} escaped, so that a quote is shown as typed and its mark
     can neither split nor leave it."""
-    from ..measure.prose import QUOTE, split
-
     pieces, _ = split(text)
     if not any(p.name == QUOTE for p in pieces):
         return text
