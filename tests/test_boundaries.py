@@ -535,3 +535,28 @@ def test_a_link_that_stays_inside_the_ledger_is_followed(tmp_path):
     (root / "claims/core/gamma.yaml").symlink_to("../../shared/gamma.yaml")
     result, _ = pipeline.validate(root)
     assert result.findings == [] and sorted(d.id for d in result.ledger.dimensions()) == ["alpha", "beta", "gamma"]
+
+
+@pytest.mark.parametrize(("measured_on", "months"), [("2025-05-31", 13), ("2025-06-30", 12), ("2026-09-01", 0)])
+def test_the_site_and_the_check_date_evidence_once_and_alike(tmp_path, monkeypatch, measured_on, months):
+    """Issue 25: one evidence-age computation. The check dates the evidence (SC310); the site reuses that date
+    (it asks the artifacts and git no second time) and counts from the same reference date to the same age,
+    evidence dated after it counting as new (0), never as a negative age."""
+    from scorecard.cli import pipeline
+    from scorecard.site import resolve
+
+    root, found = _ledger(tmp_path, {"scorecard.yaml": {"stale_after_months: 24": "stale_after_months: 24\n"
+                                                        "stale_evidence_after_months: 12"},
+                                     "evidence/run.json": {'"date": "2026-02-01"': f'"date": "{measured_on}"'}})
+    result, store = pipeline.validate(root)
+    [alpha] = [d for d in result.ledger.dimensions() if d.id == "alpha"]
+    assert alpha.evidence_dated is not None and alpha.evidence_dated[0].isoformat() == measured_on
+
+    def asked_again(*_):
+        raise AssertionError("the site dated the evidence a second time")
+
+    monkeypatch.setattr(resolve, "oldest_evidence", asked_again)
+    [site_alpha] = [d for c in resolve.resolve_ledger(result.ledger, store, pipeline.today()).categories
+                    for d in c.dimensions if d.id == "alpha"]
+    assert site_alpha.evidence_age_months == months
+    assert site_alpha.evidence_stale == (months > 12) == bool(where(found, "SC310"))

@@ -6,6 +6,7 @@ Plain data, below check, rules and stamps (which all read it), so that none of t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from ..core.findings import Finding
@@ -38,6 +39,9 @@ class DimensionRecord:
     measurement: Measurement | None = None  # the result as read by the check stage (once per run), where it has one
     bar: Measurement | None = None  # the bar as read from sota.result by the check stage, where it has one
     bar_stat: str | None = None  # its statistic as read (its runs', the tool's, its key's or its inputs')
+    # When its evidence was measured (date, how it is known, where cited, file), where the check read it (SC310):
+    # the site reuses it rather than asking the artifacts and git again.
+    evidence_dated: tuple[date, str, tuple, str] | None = None
 
     @property
     def bar_of(self) -> Bar:

@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import date
 
 from ..measure import compare, reading as measure, toolread, units
-from ..measure.compare import months_between, oldest_evidence, source_age
+from ..measure.compare import evidence_age, oldest_evidence, source_age
 from ..measure.evidence import ArtifactStore, PointerError, resolve_pointer
 from ..core.findings import Finding, finding, kind_of
 from ..measure.reading import Measurement
@@ -22,15 +22,16 @@ def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactSto
                     findings: list[Finding]) -> DimensionRecord:
     """Every cross-file rule for one schema-valid dimension; the record with its measurement (read once, here, for
     every later stage) and its review, when it carries a stamp."""
-    measurement, bar, review = _check_rules(rec, settings, store, today, findings)
+    measurement, bar, review, dated = _check_rules(rec, settings, store, today, findings)
     if measurement is None and review is None and bar is None:
         return rec
-    return replace(rec, measurement=measurement, review=review, bar=bar,
+    return replace(rec, measurement=measurement, review=review, bar=bar, evidence_dated=dated,
                    bar_stat=bars.stat_of(rec, bar, store) if bar is not None else None)
 
 
 def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
-                 findings: list[Finding]) -> tuple[Measurement | None, Measurement | None, Review | None]:
+                 findings: list[Finding]) -> tuple[Measurement | None, Measurement | None, Review | None,
+                                                   tuple | None]:
     dim, doc = rec.model, rec.doc
     before = len(findings)
     measured = dim.status in MEASURED
@@ -62,11 +63,12 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
         target = entry if isinstance(entry, str) else entry.target
         path = ("trace", i) if isinstance(entry, str) else ("trace", i, "path" if entry.path is not None else "url")
         _check_trace(rec, target, doc.pos(path), store, findings)
+    dated = None
     if measured and dim.result is not None and value is not None and settings.stale_evidence_after_months:
-        _check_evidence_age(rec, settings, store, today, findings)
+        dated = _check_evidence_age(rec, settings, store, today, findings)
     if not any(f.severity == "error" for f in findings[before:]) and (value is not None or not measured):
-        return value, bar, _check_review(rec, settings, store, findings)
-    return value, bar, None
+        return value, bar, _check_review(rec, settings, store, findings), dated
+    return value, bar, None, dated
 
 
 def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
@@ -92,12 +94,13 @@ def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore
 
 
 def _check_evidence_age(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
-                        findings: list[Finding]) -> None:
+                        findings: list[Finding]) -> tuple | None:
+    """SC310 for evidence older than the setting; when the evidence was measured, for the site to reuse."""
     oldest = oldest_evidence(measure.evidence_files(rec.model.result), store)
     if oldest is None:
-        return
+        return None
     measured, how, loc, rel = oldest
-    age = months_between((measured.year, measured.month), today)
+    age = evidence_age(measured, today)
     limit = settings.stale_evidence_after_months or 0
     if age > limit:
         source = "its meta.date" if how == "meta.date" else "the last git commit that changed it"
@@ -105,6 +108,7 @@ def _check_evidence_age(rec: DimensionRecord, settings: Settings, store: Artifac
                                 f"the evidence {rel} was measured {age} months ago ({measured.isoformat()}, from "
                                 f"{source}); stale_evidence_after_months is {limit}",
                                 "measure again and commit the new artifact, or say in the claim how old the number is"))
+    return oldest
 
 
 def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tolerance: float, store: ArtifactStore,

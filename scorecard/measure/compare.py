@@ -386,3 +386,10 @@ def oldest_evidence(files: Iterable[tuple[W, str]], store: ArtifactStore) -> tup
 def months_between(then: tuple[int, int], now: date) -> int:
     """Whole months from (year, month) to now."""
     return (now.year - then[0]) * 12 + (now.month - then[1])
+
+
+def evidence_age(measured: date, when: date) -> int:
+    """How old evidence measured on a date is at when, in whole months: never below 0 (evidence dated after the
+    reference date, as a commit after SOURCE_DATE_EPOCH may be, is new). The one computation the check (SC310,
+    from today) and the site ("measured N months ago", from its as-of date) share."""
+    return max(months_between((measured.year, measured.month), when), 0)

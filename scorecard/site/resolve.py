@@ -15,7 +15,8 @@ from ..ledger.records import CategoryRecord, DimensionRecord, Ledger
 from ..measure import reading as measure
 from ..measure.evidence import ArtifactStore, JsonValue, resolve_pointer
 from ..measure.toolread import located
-from ..measure.compare import Comparison, compare, months_between, not_compared, oldest_evidence, source_age
+from ..measure.compare import Comparison, compare, not_compared, oldest_evidence, source_age
+from ..measure.compare import evidence_age as age_of_evidence
 from ..measure.reading import Measurement, Source
 from ..ledger.model import Settings
 from ..core.statuses import GLYPHS, MEASURED, STATUSES
@@ -200,10 +201,11 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
                             sample=any(bool(src.meta.get("sample")) for src in m.sources))
         comparison = compare(m, bar, ledger.settings.parity_tolerance)
         why_not = not_compared(m, bar) or ""
-        oldest = oldest_evidence([(None, src.evidence) for src in m.sources], store)
+        # the same files the check dates (SC310), read again only where the check did not
+        oldest = rec.evidence_dated or oldest_evidence(measure.evidence_files(dim.result), store)
         if oldest is not None:
             measured_on, measured_from = oldest[0], oldest[1]
-            evidence_age = max(months_between((measured_on.year, measured_on.month), as_of), 0)
+            evidence_age = age_of_evidence(measured_on, as_of)
     traces = [_trace_view(entry, rec.id, ledger.root, store, citations, files) for entry in dim.trace]
     age = source_age(dim.sota, as_of)
     stale_after = ledger.settings.stale_after_months
