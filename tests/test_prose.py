@@ -348,3 +348,50 @@ def test_a_quoted_number_is_marked_on_the_page_and_never_breaks_it(tmp_path, not
     assert check.bad == []
     assert [q for q in check.quoted if q.strip() and "quoted from elsewhere" not in q] == [
         m if m != "* 200" else "\u200b* 200" for m in marked]
+
+
+# --- the rule in a ledger: what fills, what it is checked against, what it says ------------------------------
+
+def _validated(tmp_path, base: str, files: dict[str, dict[str, str]]):
+    root = copy_ledger(LEDGERS / base, tmp_path / "ledger")
+    for rel, edits in files.items():
+        path = root / rel
+        text = path.read_text()
+        for old, new in edits.items():
+            assert old in text, old
+            text = text.replace(old, new)
+        path.write_text(text)
+    result, _ = pipeline.validate(root)
+    return [(f.code, f.message) for f in result.findings]
+
+
+_ALPHA = "claims/core/alpha.yaml"
+
+
+@pytest.mark.parametrize("bar, rps, fills", [("10", "12", True), ("20", "12", True), ("0.5", "12", True),
+                                             ("0", "12", False), ("-10", "12", False), ("10", "0", False)])
+def test_ratio_fills_only_between_two_positive_numbers_and_gap_always(tmp_path, bar, rps, fills):
+    found = _validated(tmp_path, "base", {"evidence/run.json": {'"rps": 12': f'"rps": {rps}'}, _ALPHA: {
+        "claim: 12 req/s": "claim: ${value}, ${ratio} the bar, ${gap}", "value: 10": f"value: {bar}"}})
+    ratio = [m for code, m in found if code == "SC211" and "${ratio}" in m]
+    assert bool(ratio) != fills, found
+    assert not [m for code, m in found if code == "SC211" and "${gap}" in m], found
+
+
+def test_an_x_result_may_quote_its_ratio_and_a_formula_its_inputs(tmp_path):
+    rel = "claims/tool-output/peak-decode-vs-sglang.yaml"
+    note = "note: 1,380 tok/s against 1,840 tok/s, a ratio of 0.75x\n"
+    assert _validated(tmp_path / "a", "good/measurements", {rel: {"result:": note + "result:"}}) == []
+    drifted = note.replace("1,840", "1,700")
+    found = _validated(tmp_path / "b", "good/measurements", {rel: {"result:": drifted + "result:"}})
+    assert [m for code, m in found if code == "SC513"] == [
+        "note says 1,700 tok/s; the nearest number the claim rests on, input 'sglang' is 1,840 tok/s"]
+
+
+def test_a_typed_number_names_the_value_alone_when_it_is_the_nearest_and_shows_one_more_figure(tmp_path):
+    run = {"evidence/run.json": {'"rps": 12': '"rps": 12.3456789'}}
+    found = _validated(tmp_path, "base", {**run, _ALPHA: {"claim: 12 req/s": "claim: 12.5 req/s"}})
+    assert found == [("SC513", "claim says 12.5 req/s; the artifact gives 12.35 req/s")]
+    found = _validated(tmp_path / "2", "base", {**run, _ALPHA: {"claim: 12 req/s": "claim: 10.5 req/s"}})
+    assert found == [("SC513", "claim says 10.5 req/s; the artifact gives 12.35 req/s (the nearest number it rests "
+                               "on: the bar is 10 req/s)")]
