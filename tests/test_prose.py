@@ -395,3 +395,14 @@ def test_a_typed_number_names_the_value_alone_when_it_is_the_nearest_and_shows_o
     found = _validated(tmp_path / "2", "base", {**run, _ALPHA: {"claim: 12 req/s": "claim: 10.5 req/s"}})
     assert found == [("SC513", "claim says 10.5 req/s; the artifact gives 12.35 req/s (the nearest number it rests "
                                "on: the bar is 10 req/s)")]
+
+
+@pytest.mark.parametrize("quoted, warns", [
+    ("ours 9.95–10.05 ms, the rival's 11.95–12.1 ms", []),  # both intervals' ends: numbers the claim rests on
+    ("ours 9.8–10.05 ms", ["9.8 ms"]), ("the rival's 11.95–12.2 ms", ["12.2 ms"]),
+])
+def test_the_interval_ends_ours_and_a_measured_bars_may_be_quoted(tmp_path, quoted, warns):
+    found = _validated(tmp_path, "good/reproduced-bar", {"claims/core/alpha.yaml": {
+        "claim: ahead of the rival's whole interval": f"claim: ahead of the rival's whole interval, {quoted}"}})
+    assert [code for code, _ in found if code != "SC513"] == []
+    assert [m.split(";")[0].removeprefix("claim says ") for code, m in found if code == "SC513"] == warns
