@@ -10,6 +10,7 @@ space read as one space. Pure: text in, text out.
 from __future__ import annotations
 
 import bisect
+import functools
 import html
 import re
 import unicodedata
@@ -22,14 +23,21 @@ _MARKS = OPEN + CLOSE + FILLED + QUOTED
 
 
 def readings(text: str, values: dict[str, str] | None = None, plain: bool = False) -> tuple[list[str], bool]:
+    """See _readings (the check asks twice for a text with placeholders: whether one is glued, and its numbers)."""
+    texts, glued = _readings(text, tuple(sorted((values or {}).items())), plain)
+    return list(texts), glued
+
+
+@functools.lru_cache(maxsize=256)
+def _readings(text: str, values_items: tuple[tuple[str, str], ...], plain: bool) -> tuple[tuple[str, ...], bool]:
     """text as shown, in both readings of an emphasis or link mark (a *, _, [ or ] is a mark and shows nothing, or
     is unmatched and shows as itself, which parts the digits around it: a number the page shows is in one of
     them); and whether a number is typed against a placeholder (9${n}, ${n}.5, -${value}: one number on the page
     that no placeholder gave). A placeholder with a value shows it between OPEN and CLOSE; one without, FILLED;
     a quoted number, QUOTED. With plain, text is a page's text already: only folded."""
     if plain:
-        return [normalise(text)], False
-    values = values or {}
+        return (normalise(text),), False
+    values = dict(values_items)
     pieces, _ = prose.split(PRIVATE.sub("", text)) if "${" in text else ([prose.Piece(text)], [])
     marked = "".join(p.text if p.name is None else QUOTED if p.name == prose.QUOTE else
                      OPEN + values[p.name] + CLOSE if p.name in values else FILLED for p in pieces)
@@ -38,7 +46,7 @@ def readings(text: str, values: dict[str, str] | None = None, plain: bool = Fals
         shown = normalise(_markdown_text(marked, emphasis))
         glued = glued or _GLUED.search(shown) is not None
         out.append(shown.replace(FILLED, " ").replace(QUOTED, " "))
-    return out, glued
+    return tuple(out), glued
 
 
 # A digit, a point or a sign just before a placeholder, or a digit (or a point or comma and a digit) just after.
