@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from scorecard.core.place import LedgerPlace
 from scorecard.measure import compare
 from scorecard.cli import pipeline
 from scorecard.ledger.cache import ParsedFiles, open_ledger_folder
@@ -349,7 +350,7 @@ def test_the_warm_cache_keeps_a_files_findings_and_positions(tmp_path, monkeypat
                                                 + "claim: twice\nstatus: leads\n")
     pipeline.validate(root, warm=True)  # the first run on a ledger only marks it as seen
     cold, _ = pipeline.validate(root, warm=True)
-    folder = open_ledger_folder(root)
+    folder = open_ledger_folder(LedgerPlace.at(root))
     # scorecard.yaml, a _category.yaml and two records
     assert folder is not None and len(ParsedFiles(folder / "parsed.bin").kept) == 4
     warm, _ = pipeline.validate(root, warm=True)
@@ -458,9 +459,9 @@ def _resolved(tmp_path, beta_date: str, measured_on: str):
     beta.write_text(beta.read_text().replace("date: 2025-06", f"date: {beta_date}"))
     run = root / "evidence/run.json"
     run.write_text(run.read_text().replace('"date": "2026-02-01"', f'"date": "{measured_on}"'))
-    result, store = pipeline.validate(root)
+    result, store = pipeline.validate(LedgerPlace.at(root, pinned=date(2026, 6, 15)))
     assert not result.errors, result.findings
-    led = resolve_ledger(result.ledger, store, date(2026, 6, 15))
+    led = resolve_ledger(result.ledger, store)
     return {d.id: d for c in led.categories for d in c.dimensions}
 
 
@@ -556,7 +557,7 @@ def test_the_site_and_the_check_date_evidence_once_and_alike(tmp_path, monkeypat
         raise AssertionError("the site dated the evidence a second time")
 
     monkeypatch.setattr(resolve, "oldest_evidence", asked_again)
-    [site_alpha] = [d for c in resolve.resolve_ledger(result.ledger, store, pipeline.today()).categories
+    [site_alpha] = [d for c in resolve.resolve_ledger(result.ledger, store).categories
                     for d in c.dimensions if d.id == "alpha"]
     assert site_alpha.evidence_age_months == months
     assert site_alpha.evidence_stale == (months > 12) == bool(where(found, "SC310"))

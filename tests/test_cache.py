@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from scorecard.core.place import LedgerPlace
 from scorecard.ledger import cache
 from scorecard.core import parallel
 from scorecard.cli import pipeline
@@ -52,7 +53,7 @@ def pieces(root: Path) -> int:
 
 
 def entries(root: Path) -> list[Path]:
-    folder = cache.open_ledger_folder(root)
+    folder = cache.open_ledger_folder(LedgerPlace.at(root))
     assert folder is not None
     return sorted((folder / "pages").glob("*.bin"))
 
@@ -66,10 +67,10 @@ def prime(root: Path, tmp_path: Path) -> None:
 
 def test_the_cache_fills_as_the_ledger_is_rebuilt_and_changes_no_byte(ledger, tmp_path):
     total = pieces(ledger)
-    assert cache.ledger_folder(ledger) is None
+    assert cache.ledger_folder(LedgerPlace.at(ledger)) is None
     first, first_files, cold_files = warm_and_cold(ledger, tmp_path, "first")
     assert first.reused == first.parts == 0 and first_files == cold_files
-    folder = cache.ledger_folder(ledger)
+    folder = cache.ledger_folder(LedgerPlace.at(ledger))
     assert folder is not None
     assert not (folder / "parsed.bin").exists() and not entries(ledger)  # a one-off build keeps nothing
     second, second_files, _ = warm_and_cold(ledger, tmp_path, "second")
@@ -115,7 +116,7 @@ def test_changed_settings_or_evidence_render_what_they_touch(ledger, tmp_path):
 
 def test_a_damaged_or_foreign_entry_is_a_miss_never_an_error(ledger, tmp_path, monkeypatch):
     prime(ledger, tmp_path)
-    folder = cache.open_ledger_folder(ledger)
+    folder = cache.open_ledger_folder(LedgerPlace.at(ledger))
     assert folder is not None
     pages = entries(ledger)
     flipped = bytearray(pages[0].read_bytes())
@@ -137,7 +138,7 @@ def test_an_entry_that_does_not_decode_is_parsed_again(ledger, tmp_path):
     cold, _ = pipeline.validate(ledger)
     for _ in range(2):
         pipeline.validate(ledger, warm=True)
-    folder = cache.open_ledger_folder(ledger)
+    folder = cache.open_ledger_folder(LedgerPlace.at(ledger))
     assert folder is not None
     kept = cache.read_entry(folder / "parsed.bin")
     assert isinstance(kept, dict) and len(kept) > 3
@@ -175,7 +176,7 @@ def test_a_folder_others_can_write_is_not_used(ledger, tmp_path):
     builds = tmp_path / "cache/scorecard" / f"builds-{cache.FORMAT}"
     builds.mkdir(parents=True)
     os.chmod(builds, 0o777)
-    assert cache.open_ledger_folder(ledger) is None
+    assert cache.open_ledger_folder(LedgerPlace.at(ledger)) is None
     outcome = pipeline.build(ledger, tmp_path / "site", warm=True)
     assert not outcome.refused and outcome.reused == 0
     assert not list(builds.iterdir())
@@ -198,7 +199,7 @@ def test_the_command_line_says_what_it_reused_and_no_cache_reads_none(ledger, tm
 
 
 def test_the_folder_of_a_ledger_not_built_for_a_month_is_removed(ledger, tmp_path):
-    folder = cache.open_ledger_folder(ledger)
+    folder = cache.open_ledger_folder(LedgerPlace.at(ledger))
     assert folder is not None
     gone, kept = folder.parent / "gone-ledger", folder.parent / "recent-ledger"
     for other, days in ((gone, cache.STALE_DAYS + 1), (kept, cache.STALE_DAYS - 1)):

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from scorecard.core.place import LedgerPlace
 from scorecard.measure.evidence import (ArtifactStore, PointerError, escape_token, is_number, parse_pointer,
                                         resolve_pointer)
 from scorecard.core.paths import PathProblem, resolve_inside
@@ -50,7 +51,7 @@ def test_store_reads_each_file_once_and_rejects_nan(tmp_path):
     (tmp_path / "evidence").mkdir()
     (tmp_path / "evidence" / "a.json").write_text(json.dumps({"meta": {"commit": "abc"}, "v": 1}))
     (tmp_path / "evidence" / "nan.json").write_text('{"v": NaN}')
-    store = ArtifactStore(tmp_path)
+    store = ArtifactStore(LedgerPlace.at(tmp_path))
     first = store.get("evidence/a.json")
     assert first is store.get("evidence/a.json")
     assert first.meta == {"commit": "abc"} and first.error is None

@@ -12,6 +12,7 @@ from datetime import datetime
 import feedparser
 import pytest
 
+from scorecard.core.place import LedgerPlace
 from scorecard.site import charts
 from scorecard.history import walk as history
 from scorecard.cli import pipeline
@@ -29,7 +30,7 @@ def repo(tmp_path_factory):
 
 def test_timelines_follow_status_value_renames_and_removals(repo):
     root, ids = repo
-    walked = history.walk(root)
+    walked = history.walk(LedgerPlace.at(root))
     # The docs-only commit is not part of the ledger's history.
     assert [c.sha for c in walked.commits] == [ids[k] for k in ("c1", "c2", "c3", "c4", "c5", "c6", "c7")]
     alpha = walked.dimensions["alpha"]
@@ -51,7 +52,7 @@ def test_timelines_follow_status_value_renames_and_removals(repo):
 
 def test_events_are_newest_first(repo):
     root, ids = repo
-    walked = history.walk(root)
+    walked = history.walk(LedgerPlace.at(root))
     times = [e.commit.time for e in walked.events]
     assert times == sorted(times, reverse=True)
     assert walked.events[0].commit.sha == ids["c7"] and walked.events[-1].commit.sha == ids["c1"]
@@ -68,7 +69,7 @@ def test_each_file_version_is_parsed_once(repo, monkeypatch):
         return real(self, blob, path)
 
     monkeypatch.setattr(history._Parsed, "model", counting)
-    history.walk(root)
+    history.walk(LedgerPlace.at(root))
     assert len(calls) == len(set(calls))
     # alpha: 3 versions (leads, parity, bar 10.1); beta/gamma: 1 (a pure rename keeps the blob); delta: 1
     assert len(calls) == 5
@@ -163,7 +164,7 @@ def test_shallow_clone_says_where_history_starts(repo, tmp_path):
     root, ids = repo
     clone = tmp_path / "shallow"
     subprocess.run(["git", "clone", "-q", "--depth", "2", f"file://{root}", str(clone)], check=True)
-    walked = history.walk(clone)
+    walked = history.walk(LedgerPlace.at(clone))
     assert len(walked.commits) == 2
     assert walked.notes and "shallow clone" in walked.notes[0] and "git fetch --unshallow" in walked.notes[0]
     # The oldest commit it has lists every file as added: every dimension still has a state.
@@ -187,7 +188,7 @@ def test_repository_without_commits(tmp_path):
     root = copy_ledger(LEDGERS / "base", tmp_path / "fresh")
     git(root, "init", "-q")
     with pytest.raises(history.HistoryUnavailable, match="no commits yet"):
-        history.walk(root)
+        history.walk(LedgerPlace.at(root))
 
 
 def test_ledger_in_a_subfolder_of_the_repository(tmp_path):
@@ -198,7 +199,7 @@ def test_ledger_in_a_subfolder_of_the_repository(tmp_path):
     (top / "README").write_text("code\n")
     git(top, "add", "-A")
     git(top, "commit", "-q", "-m", "one", when=1767225600)
-    walked = history.walk(root)
+    walked = history.walk(LedgerPlace.at(root))
     assert len(walked.commits) == 1 and set(walked.dimensions) == {"alpha", "beta"}
 
 
@@ -206,7 +207,7 @@ def test_a_record_invalid_at_some_commit_keeps_its_last_state(repo, tmp_path):
     root = shutil.copytree(repo[0], tmp_path / "copy")
     (root / "claims/core/alpha.yaml").write_text("title: [broken\n")
     git(root, "commit", "-qam", "break alpha", when=1767225600 + 200 * 86400)
-    walked = history.walk(root)
+    walked = history.walk(LedgerPlace.at(root))
     assert walked.dimensions["alpha"].points[-1][1].status == "parity"
     assert any("did not validate" in n for n in walked.notes)
 
@@ -233,7 +234,7 @@ def test_hostile_commit_subjects_and_file_names_stay_inert(tmp_path):
     git(root, "commit", "-q", "-m", subject, when=1767225600)
     (root / "claims/core/Not A Slug\x1b.yaml").unlink()
     git(root, "commit", "-qam", "drop the odd file", when=1767225600 + 86400)
-    walked = history.walk(root)
+    walked = history.walk(LedgerPlace.at(root))
     assert set(walked.dimensions) == {"alpha", "beta"}  # the odd file was never a dimension
     assert walked.commits[0].subject == "evil <script>alert(1)</script> & \ufffdbell \ufffd[31mred"
     pipeline.build(root, tmp_path / "site", history=True)
@@ -352,7 +353,7 @@ def test_a_reworded_claim_is_a_change_and_changes_html_is_grouped_by_commit(tmp_
     edit(root, "claims/core/alpha.yaml", "claim: 12 req/s", "claim: about 12 req/s on one node")
     edit(root, "claims/core/beta.yaml", "status: no-claim", "status: no-claim\nnote: Not measured yet.")
     sha = commit(root, "reword", 20)
-    walked = history.walk(root)
+    walked = history.walk(LedgerPlace.at(root))
     texts = [e.text for e in walked.dimensions["alpha"].events]
     assert texts[-1] == "claim reworded: “12 req/s” → “about 12 req/s on one node”"
     assert [e.text for e in walked.dimensions["beta"].events][-1] == "note reworded"

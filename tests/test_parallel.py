@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from scorecard.core.place import LedgerPlace
 from scorecard.core import parallel
 from scorecard.cli import pipeline
 from scorecard.site.render import Site
@@ -20,7 +21,7 @@ from conftest import EPOCH, REPO, bad_case
 def _resolved(root):
     result, store = pipeline.validate(root)
     assert not result.errors
-    return resolve_ledger(result.ledger, store, None)
+    return resolve_ledger(result.ledger, store)
 
 
 @pytest.fixture
@@ -150,9 +151,9 @@ def test_workers_parse_the_same_documents_and_findings(forked, monkeypatch, base
         (core / f"copy-{i}.yaml").write_bytes((core / "alpha.yaml").read_bytes())
     (core / "copy-3.yaml").write_text((core / "alpha.yaml").read_text() + "title: twice\n")
     monkeypatch.setattr(load, "PARSE_CHUNK", 2)
-    in_workers = load.load_ledger(base_ledger)
+    in_workers = load.load_ledger(LedgerPlace.at(base_ledger))
     monkeypatch.setattr(parallel, "PARALLEL_MIN_DIMENSIONS", 10**9)
-    here = load.load_ledger(base_ledger)
+    here = load.load_ledger(LedgerPlace.at(base_ledger))
     assert in_workers.categories == here.categories and len(here.categories[0].dimensions) == 7
     assert in_workers.findings == here.findings
     assert [(f.code, f.file) for f in here.findings] == [("SC102", "claims/core/copy-3.yaml")]
@@ -187,7 +188,7 @@ def test_each_category_is_checked_as_soon_as_its_files_are_parsed(forked, monkey
     (last / "broken.yaml").write_text("title: [unclosed\n")
     monkeypatch.setattr(load, "PARSE_CHUNK", 1)
     assert parallel.workers_for(5) == 2  # parsed by forked workers
-    loaded = load.stream_ledger(base_ledger)
+    loaded = load.stream_ledger(LedgerPlace.at(base_ledger))
     categories = iter(loaded.categories)
     assert next(categories).slug == "core"
     assert loaded.findings == []  # the last category's file is not taken yet: its finding is still to come
@@ -206,5 +207,5 @@ def test_the_warm_cache_keeps_the_settings_of_a_ledger_without_claims(tmp_path, 
     for _ in range(2):
         result, _ = pipeline.validate(root, warm=True)
         assert [f.code for f in result.findings] == ["SC002"]
-    folder = cache.ledger_folder(root)
+    folder = cache.ledger_folder(LedgerPlace.at(root))
     assert folder is not None and (folder / "parsed.bin").is_file()

@@ -69,7 +69,7 @@ def test_assembled_data_json_equals_a_plain_dump(tmp_path):
     from conftest import REPO
 
     result, store = pipeline.validate(REPO)
-    resolved = resolve_ledger(result.ledger, store, None)
+    resolved = resolve_ledger(result.ledger, store)
     pages = dict(Site(resolved).iter_pages())
     assert not isinstance(pages["data.json"], bytes)  # streamed in chunks
     assert b"".join(pages["data.json"]) == json_bytes(ledger_data(resolved))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorecard.core.place import LedgerPlace
 from scorecard.cli import pipeline
 from scorecard.ledger.check import check_one
 from scorecard.measure.evidence import ArtifactStore
@@ -123,16 +124,17 @@ def test_marks_are_dropped_unless_kept_for_serve(tmp_path):
 def test_check_one_checks_a_single_record(tmp_path):
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     settings = Settings(title="t", subject="s")
-    store = ArtifactStore(root)
     from datetime import date
+
+    store = ArtifactStore(LedgerPlace.at(root, today=date(2026, 6, 15)))
 
     doc = Document("claims/core/beta.yaml")
     parse_bytes((root / "claims/core/beta.yaml").read_bytes(), doc, [])
-    record, findings = check_one(doc, "core", settings, store, date(2026, 6, 15))
+    record, findings = check_one(doc, "core", settings, store)
     assert record is not None and (record.id, record.category) == ("beta", "core") and findings == []
     bad = Document("claims/core/beta.yaml")
     parse_bytes(b"title: Beta\n", bad, [])
-    record, findings = check_one(bad, "core", settings, store, date(2026, 6, 15))
+    record, findings = check_one(bad, "core", settings, store)
     assert record is None and {f.code for f in findings} == {"SC201"}
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from scorecard.core.place import LedgerPlace
 from scorecard.core import paths
 from scorecard.cli import pipeline, review, scaffold, serve
 from scorecard.site import write
@@ -147,7 +148,7 @@ def test_git_never_runs_status_and_disables_repository_programs(monkeypatch, tmp
     seen = []
     real = subprocess.run
     monkeypatch.setattr(git.subprocess, "run", lambda argv, **kw: (seen.append(argv), real(argv, **kw))[1])
-    git.last_change_dates(tmp_path, "evidence")
+    LedgerPlace.at(tmp_path).last_change_dates("evidence")
     for argv in seen:
         assert "core.fsmonitor=false" in argv and "status" not in argv
 

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from conftest import EPOCH, scorecard_command
+from conftest import EPOCH, LEDGERS, copy_ledger, scorecard_command
 
 
 def fetch(url: str) -> str:
@@ -231,3 +231,28 @@ def test_serve_turns_the_collector_back_on(base_ledger):
             "try:\n    main(['serve', '--root', sys.argv[1]])\nexcept SystemExit:\n    pass\n")
     proc = subprocess.run([sys.executable, "-c", code, str(base_ledger)], capture_output=True, text=True, timeout=60)
     assert proc.stdout == "collector True\n", proc.stderr
+
+
+def test_fast_path_names_what_changed_in_a_suspect_claim_as_the_full_build_does(tmp_path):
+    """The fast path is the build's own stages over the changed files: a reviewed claim edited since its review is
+    shown suspect with what changed (issue 25: serve's replay skipped the suspects' explanation)."""
+    from scorecard.cli.serve import Rebuilder
+
+    from conftest import run_cli
+    from gitrepo import commit, edit, git, set_rps
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    git(root, "init", "-q")
+    assert run_cli("review", "--all", "--root", str(root)).returncode == 0
+    commit(root, "reviewed", 1)
+    set_rps(root, 12.9)
+    site = tmp_path / "site"
+    rebuilder = Rebuilder(root, site, echo=lambda _: None)
+    rebuilder.rebuild()
+    edit(root, "claims/core/alpha.yaml", "claim: 12 req/s", "claim: 12.9 req/s")
+    current = rebuilder.inputs()
+    assert rebuilder.refresh({p for p in current if current[p] != rebuilder.snapshot.get(p)}, current) is True
+    fast = rebuilder.memory["core/index.html"]
+    assert "<code>claim: &#34;12 req/s&#34; → &#34;12.9 req/s&#34;</code>".encode() in fast
+    rebuilder.rebuild()
+    assert (site / "core/index.html").read_bytes() == fast

@@ -136,3 +136,18 @@ def test_functions_stay_short():
                 if length > MAX_FUNCTION_LINES:
                     long.append(f"{path.name}:{node.lineno} {node.name} ({length} lines)")
     assert not long, f"functions over {MAX_FUNCTION_LINES} lines: {long}"
+
+
+def test_no_stage_below_the_command_line_takes_a_bare_root():
+    """The ledger's place (core.place.LedgerPlace: its root, safe reads inside it, its git repository, the run's
+    dates) is made once and handed down: no function of the measure, ledger, history or site layers takes the root
+    as a path of its own (core's path and git primitives, which the place is made of, may)."""
+    bare = []
+    for name, path in _modules().items():
+        if name.split(".")[0] not in ("measure", "ledger", "history", "site"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+                bare += [f"{name}.{node.name}({a.arg})" for a in args if "root" in a.arg.lower()]
+    assert not bare, f"take the ledger's place, not its root: {bare}"

@@ -18,6 +18,7 @@ import numpy
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from scorecard.core.place import LedgerPlace
 from scorecard.ledger.model import Result
 from scorecard.measure import compare, reading as measure, tools
 from scorecard.measure.evidence import Artifact
@@ -689,7 +690,7 @@ def test_asvs_benchmarks_json_is_read_only_inside_the_root(tmp_path):
     outside = tmp_path / "benchmarks.json"
     shutil.move(results / "benchmarks.json", outside)
     (results / "benchmarks.json").symlink_to(outside)
-    store = ArtifactStore(root)
+    store = ArtifactStore(LedgerPlace.at(root))
     spec = Result.model_validate({"evidence": "evidence/" + ASV, "format": "asv",
                                   "benchmark": "benchmarks.track_answer"})
     got = measure.read(spec, store.get)

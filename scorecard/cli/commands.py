@@ -356,9 +356,11 @@ def history(root: str | None, dim_id: str | None, fmt: str, limit: int) -> None:
     from ..history import walk as h
     from ..history import timeline
 
+    from ..core.place import LedgerPlace
+
     ledger_root = _root(root)
     try:
-        walked = h.walk(ledger_root)
+        walked = h.walk(LedgerPlace.at(ledger_root))
     except h.HistoryUnavailable as exc:
         _echo(f"scorecard: {exc}", err=True)
         sys.exit(EXIT_FINDINGS)

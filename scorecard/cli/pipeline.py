@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.dates import utc_date
+from ..core.place import LedgerPlace
 from ..ledger.check import check
 from ..ledger.records import CheckResult
 from ..measure.evidence import ArtifactStore
@@ -22,33 +20,27 @@ if TYPE_CHECKING:
     from ..site.resolve import ResolvedLedger
 
 
-def source_date() -> date | None:
-    """The date SOURCE_DATE_EPOCH names, or None when it is not set."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch.isdigit():
-        return utc_date(int(epoch))
-    return None
+def place_of(where: Path | LedgerPlace) -> LedgerPlace:
+    """The run's one LedgerPlace: given, or made for the ledger at a root (dates from SOURCE_DATE_EPOCH, or today)."""
+    return where if isinstance(where, LedgerPlace) else LedgerPlace.at(where)
 
 
-def today() -> date:
-    """The validator's reference date: SOURCE_DATE_EPOCH when set (reproducible), else the clock."""
-    return source_date() or date.today()
-
-
-def validate(root: Path, cache: ParseCache | None = None, warm: bool = False) -> tuple[CheckResult, ArtifactStore]:
-    """Load and check the ledger at root.
+def validate(where: Path | LedgerPlace, cache: ParseCache | None = None,
+             warm: bool = False) -> tuple[CheckResult, ArtifactStore]:
+    """Load and check the ledger at a root (or a place made for the run), and name what changed in suspect claims.
 
     cache: serve's parsed files, kept across rebuilds; else, with warm, the warm cache's (ledger/cache.py).
     """
+    place = place_of(where)
     if warm:  # parsed files are kept from the second run on this machine: a one-off run pays nothing
-        known = ledger_folder(root)
-        folder = open_ledger_folder(root)  # marks the ledger as seen (and used: see cache.evict)
+        known = ledger_folder(place)
+        folder = open_ledger_folder(place)  # marks the ledger as seen (and used: see cache.evict)
         if cache is None and known is not None and folder is not None:
             cache = ParsedFiles(folder / "parsed.bin")
-    loaded = stream_ledger(root, cache)  # checked category by category while the rest is parsed
-    store = ArtifactStore(root)
+    loaded = stream_ledger(place, cache)  # checked category by category while the rest is parsed
+    store = ArtifactStore(place)
     keep = cache is not None and cache.shares_documents
-    return explain_suspects(root, check(loaded, store, today(), keep_marks=keep)), store
+    return explain_suspects(check(loaded, store, keep_marks=keep)), store
 
 
 @dataclass(slots=True)
@@ -87,7 +79,7 @@ def fails(result: CheckResult, strict: bool) -> bool:
     return bool(result.errors) or (strict and bool(result.findings))
 
 
-def build(root: Path, out: Path, strict: bool = False, guard=None, cache: ParseCache | None = None,
+def build(where: Path | LedgerPlace, out: Path, strict: bool = False, guard=None, cache: ParseCache | None = None,
           history: bool = False, warm: bool = False) -> BuildOutcome:
     """Validate, then render and write the site atomically; refuse if the ledger has errors.
 
@@ -103,29 +95,85 @@ def build(root: Path, out: Path, strict: bool = False, guard=None, cache: ParseC
     from ..site.resolve import resolve_ledger
     from ..site.write import MARKER, write_site
 
-    result, store = validate(root, cache, warm)
+    place = place_of(where)
+    result, store = validate(place, cache, warm)
     if fails(result, strict):
         return BuildOutcome(result, 0, None, True)
-    # The site never shows the clock: "as of" is SOURCE_DATE_EPOCH, else the newest date in the data.
-    resolved = resolve_ledger(result.ledger, store, source_date())
+    resolved = resolve_ledger(result.ledger, store)
     notes: list[str] = []
     if history:
         from ..history.walk import HistoryUnavailable, walk
         from ..site.resolve import attach_history
 
         try:
-            walked = walk(root)
+            walked = walk(place)
             attach_history(resolved, walked)
             notes += walked.notes
         except HistoryUnavailable as exc:
             notes.append(f"no history: {exc}; the site is built without it")
     try:
         # Rendered parts are kept by a rebuild (a site is there to replace), not by a one-off build.
-        folder = ledger_folder(root) if warm and (out / MARKER).is_file() else None
+        folder = ledger_folder(place) if warm and (out / MARKER).is_file() else None
         site = Site(resolved, reuse=RenderedPages(folder / "pages") if folder is not None else None)
-        count = write_site(root, out, site.iter_pages(), guard=guard)
+        count = write_site(place, out, site.iter_pages(), guard=guard)
     except TemplateError as exc:  # the write stage has already removed its temporary folder
-        result.findings.append(template_finding(exc, root, builtin_templates()))
+        result.findings.append(template_finding(exc, place, builtin_templates()))
         return BuildOutcome(result, 0, None, True, notes=notes)
     return BuildOutcome(result, count, out, False, sorted(resolved.files),
                         BuildState(result.ledger, store, resolved, site), notes, site.reused, site.parts)
+
+
+def refresh(state: BuildState, files: list[str], cache: ParseCache) -> dict[str, bytes] | None:
+    """serve's fast path: the pages of the categories whose dimension files alone changed, by the build's own
+    stages run over those files (load's read, check's rules, the suspects named, resolve, render) against the
+    last good build's state, which is then the state with them.
+
+    None when only a full build is right: a file with an error, or not a dimension the last build knew. The
+    index and the other pages wait for the full build that follows.
+    """
+    from dataclasses import replace
+
+    from ..core.statuses import display_key
+    from ..ledger.check import check_one
+    from ..ledger.load import read_document
+    from ..ledger.stamps import explain_records
+    from ..site.resolve import count_statuses, resolve_dimension
+
+    resolved, ledger, place = state.resolved, state.ledger, state.ledger.place
+    where = {d.record.file: (ci, di) for ci, c in enumerate(resolved.categories) for di, d in enumerate(c.dimensions)}
+    records = []
+    for rel in files:
+        if rel not in where:
+            return None
+        found: list = []
+        doc = read_document(place, place.root / rel, found, cache)
+        if doc.data is None:
+            return None
+        record, more = check_one(doc, resolved.categories[where[rel][0]].slug, ledger.settings, state.store)
+        if record is None or any(f.severity == "error" for f in found + more):
+            return None
+        records.append(record)
+    touched = sorted({where[r.file][0] for r in records})
+    dims = {ci: list(resolved.categories[ci].dimensions) for ci in touched}
+    for record in explain_records(place, records):
+        ci, di = where[record.file]
+        fresh = resolve_dimension(record, ledger, state.store, resolved.as_of, {}, {})
+        fresh.history = dims[ci][di].history  # git's history does not change with an unsaved edit
+        dims[ci][di] = fresh
+    categories, ledger_categories = list(resolved.categories), list(ledger.categories)
+    for ci in touched:  # in display order again (a changed order: moves a dimension)
+        mine = sorted(dims[ci], key=lambda d: display_key(d.record.model.order, d.id))
+        categories[ci] = replace(categories[ci], record=replace(categories[ci].record,
+                                                                dimensions=[d.record for d in mine]),
+                                 dimensions=mine, counts=count_statuses(mine))
+        ledger_categories[ci] = categories[ci].record
+    state.resolved = replace(resolved, categories=categories)
+    state.ledger = replace(ledger, categories=ledger_categories)
+    if state.site is None:
+        from ..site.render import Site
+
+        state.site = Site(state.resolved)
+    state.site.ledger = state.resolved
+    return {f"{categories[ci].slug}/index.html": state.site.page("category.html", "../", f"{categories[ci].slug}/"
+                                                                  "index.html", category=categories[ci])
+            for ci in touched}

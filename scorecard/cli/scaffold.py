@@ -229,9 +229,10 @@ def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None) ->
     from ..measure.selection import Refused
 
     from ..core.paths import PathProblem
+    from ..core.place import LedgerPlace
 
     try:
-        art = ArtifactStore(root).get(f"evidence/{evidence}")
+        art = ArtifactStore(LedgerPlace.at(root)).get(f"evidence/{evidence}")
     except PathProblem as exc:
         raise ScaffoldRefused(f"evidence/{evidence}: {exc.message}") from None
     except OSError as exc:

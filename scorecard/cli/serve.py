@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from . import pipeline, report
 from ..ledger.load import MemoryParseCache
-from .pipeline import BuildState, today
+from .pipeline import BuildState
 from ..core.paths import name_suffix
 from .watching import WATCHED, watch
 
@@ -161,11 +161,10 @@ class Rebuilder:
                 and p in current and p in self.snapshot for p in changed):
             return False
         start = time.perf_counter()
-        rels = [(Path(p).relative_to(self.root).as_posix(), self.cache) for p in sorted(changed)]
-        refreshed = refresh_dimensions(self.state, rels)
-        if refreshed is None:
+        pages = pipeline.refresh(self.state, [Path(p).relative_to(self.root).as_posix() for p in sorted(changed)],
+                                 self.cache)
+        if pages is None:
             return False
-        _, pages = refreshed
         with self.lock:
             self.memory.update(pages)
             self.generation += 1
@@ -340,49 +339,3 @@ def serve(root: Path, out: Path, host: str, port: int | None, echo: Callable[[st
     finally:
         stop.set()
         httpd.server_close()
-
-
-def refresh_dimensions(state: BuildState, docs: list) -> tuple[list, dict[str, bytes]] | None:
-    """serve's fast path: re-check and re-render only the categories of changed dimension files.
-
-    Returns (findings, pages of the changed categories), or None when a full build is needed
-    (a changed file has errors, or is not a dimension the last build knew).
-    """
-    from ..ledger.check import check_one
-    from ..ledger.load import read_document
-    from ..site.render import Site
-    from ..site.resolve import count_statuses, resolve_dimension
-    from ..core.statuses import display_key
-
-    ledger, store, resolved = state.ledger, state.store, state.resolved
-    by_file = {d.record.file: (ci, di) for ci, c in enumerate(resolved.categories) for di, d in enumerate(c.dimensions)}
-    touched: set[int] = set()
-    findings = []
-    for rel, cache in docs:
-        if rel not in by_file:
-            return None
-        ci, di = by_file[rel]
-        yaml_findings: list = []
-        doc = read_document(ledger.root, ledger.root / rel, yaml_findings, cache)
-        if doc.data is None:
-            return None
-        cat = resolved.categories[ci]
-        record, more = check_one(doc, cat.slug, ledger.settings, store, today())
-        findings += yaml_findings + more
-        if record is None or any(f.severity == "error" for f in yaml_findings + more):
-            return None
-        fresh = resolve_dimension(record, ledger, store, resolved.as_of, {}, {})
-        fresh.history = cat.dimensions[di].history  # git's history does not change with an unsaved edit
-        cat.dimensions[di] = fresh
-        cat.record.dimensions[di] = record
-        touched.add(ci)
-    if state.site is None:
-        state.site = Site(resolved)
-    site = state.site
-    pages = {}
-    for ci in sorted(touched):
-        cat = resolved.categories[ci]
-        cat.dimensions.sort(key=lambda d: display_key(d.record.model.order, d.id))
-        cat.counts = count_statuses(cat.dimensions)
-        pages[f"{cat.slug}/index.html"] = site.page("category.html", "../", f"{cat.slug}/index.html", category=cat)
-    return findings, pages

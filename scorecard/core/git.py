@@ -54,15 +54,18 @@ def run(args: list[str], cwd: Path, stdin: bytes | None = None) -> bytes:
     return proc.stdout
 
 
-def repo_prefix(root: Path) -> tuple[Path, str]:
-    """(top of the work tree, the ledger root relative to it with a trailing '/', or '')."""
+def repo_prefix(folder: Path) -> tuple[Path, str]:
+    """(top of the work tree holding folder, folder relative to it with a trailing '/', or '').
+
+    Below the command line, ask a ledger's place (core.place.LedgerPlace.repo), which asks git once.
+    """
     try:
-        top = Path(run(["rev-parse", "--show-toplevel"], root).decode().strip())
+        top = Path(run(["rev-parse", "--show-toplevel"], folder).decode().strip())
     except GitError as exc:
         if "not a git repository" in str(exc).lower():
-            raise GitError(f"{root} is not inside a git repository") from None
+            raise GitError(f"{folder} is not inside a git repository") from None
         raise
-    rel = root.resolve().relative_to(top.resolve()).as_posix()
+    rel = folder.resolve().relative_to(top.resolve()).as_posix()
     return top, "" if rel == "." else rel + "/"
 
 
@@ -204,13 +207,10 @@ def log_names(top: Path, specs: list[str], field: str = "%H") -> list[tuple[str,
     return commits
 
 
-def last_commit_date(root: Path, paths: list[str]) -> date | None:
-    """The date of the newest commit that changed any of the ledger paths, or None (no git, no commit)."""
-    try:
-        top, prefix = repo_prefix(root)
-        out = run(["log", "-1", "--format=%ct", "--", *(prefix + p for p in paths)], top).strip()
-    except GitError:
-        return None
+def last_commit_date(top: Path, prefix: str, paths: list[str]) -> date | None:
+    """The date of the newest commit that changed any of the paths under prefix in the repository at top, or None
+    (no commit). GitError when git fails."""
+    out = run(["log", "-1", "--format=%ct", "--", *(prefix + p for p in paths)], top).strip()
     return utc_date(int(out)) if out.lstrip(b"-").isdigit() else None
 
 
@@ -219,20 +219,17 @@ def blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
-def last_change_dates(root: Path, folder: str) -> dict[str, tuple[date, str]]:
-    """For each file under the ledger folder in HEAD, (the date of the newest commit that changed it, its blob id).
+def last_change_dates(top: Path, prefix: str, folder: str) -> dict[str, tuple[date, str]]:
+    """For each file under prefix + folder in HEAD, (the date of the newest commit that changed it, its blob id),
+    by its path below prefix.
 
     One `git ls-tree` and one `git log` for the whole folder, however many files it holds. The
     caller compares the blob id with the file it read (blob_id) to know it is committed
-    unchanged. Outside a repository nothing has a date. Never raises: no git means no dates.
+    unchanged. GitError when git fails (core.place.LedgerPlace words that as no dates).
     """
-    try:
-        top, prefix = repo_prefix(root)
-        spec = prefix + folder
-        tree = run(["ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", spec], top)
-        log = log_names(top, [spec], "%ct")
-    except GitError:
-        return {}
+    spec = prefix + folder
+    tree = run(["ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", spec], top)
+    log = log_names(top, [spec], "%ct")
     blobs: dict[str, str] = {}
     for entry in tree.split(b"\0"):
         head, _, path = entry.partition(b"\t")

@@ -13,13 +13,13 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC
-from pathlib import Path
 
 from ..core import git
 from ..measure import reading as measure
 from . import wording
 from ..measure.evidence import Artifact
 from ..core.git import Commit
+from ..core.place import LedgerPlace
 from ..ledger.load import SLUG_RE
 from ..ledger.model import Dimension
 from ..core.statuses import MEASURED
@@ -185,10 +185,10 @@ def _state(category: str, model: Dimension, tree: dict[str, str], parsed: _Parse
                  " ".join((model.note or "").split()))
 
 
-def walk(root: Path) -> History:
-    """The history of the ledger at root; HistoryUnavailable with the reason when there is none."""
+def walk(place: LedgerPlace) -> History:
+    """The history of the ledger at its place; HistoryUnavailable with the reason when there is none."""
     try:
-        top, prefix = git.repo_prefix(root)
+        top, prefix = place.repo()
         git.run(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], top)
     except git.GitError as exc:
         text = str(exc)

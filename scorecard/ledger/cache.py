@@ -39,7 +39,7 @@ import time
 from dataclasses import astuple
 from functools import cache
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel
 
@@ -47,6 +47,9 @@ from .. import __version__
 from ..core.findings import Finding
 from ..core.paths import builtin_templates, user_cache_dir
 from .yamldoc import Document
+
+if TYPE_CHECKING:
+    from ..core.place import LedgerPlace
 
 FORMAT = 1  # bump when what a file holds changes shape
 MAGIC = b"scorecard-cache\n"
@@ -87,22 +90,22 @@ def digest(*parts: bytes) -> str:
     return h.hexdigest()
 
 
-def ledger_folder(root: Path) -> Path | None:
-    """The cache folder of the ledger at root if it exists; None otherwise (looks, changes nothing)."""
-    return _ledger_folder(root, create=False)
+def ledger_folder(place: LedgerPlace) -> Path | None:
+    """The cache folder of the ledger at its place if it exists; None otherwise (looks, changes nothing)."""
+    return _ledger_folder(place, create=False)
 
 
-def open_ledger_folder(root: Path) -> Path | None:
-    """The cache folder of the ledger at root, made if need be and marked as used now, evicting the least recently
+def open_ledger_folder(place: LedgerPlace) -> Path | None:
+    """The cache folder of the ledger at its place, made if need be and marked as used now, evicting the least recently
     used other ledgers' folders past the bound; None where the user has no safe cache folder."""
-    return _ledger_folder(root, create=True)
+    return _ledger_folder(place, create=True)
 
 
-def _ledger_folder(root: Path, create: bool) -> Path | None:
+def _ledger_folder(place: LedgerPlace, create: bool) -> Path | None:
     base = user_cache_dir(f"builds-{FORMAT}")
     if base is None:
         return None
-    folder = base / digest(os.fsencode(root.resolve()))
+    folder = base / digest(os.fsencode(place.real))
     if not create:
         return folder if folder.is_dir() and not folder.is_symlink() else None
     try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import difflib
 import re
 import typing
-from datetime import date
 from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
@@ -24,8 +23,8 @@ from .records import CategoryRecord, CheckResult, DimensionRecord, Ledger
 from ..core.statuses import display_key
 from . import rules
 
-def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: bool = False) -> CheckResult:
-    """Run every rule over the loaded ledger; findings come back sorted.
+def check(loaded: LoadedLedger, store: ArtifactStore, keep_marks: bool = False) -> CheckResult:
+    """Run every rule over the loaded ledger, reckoning from its place's date; findings come back sorted.
 
     A record's raw data and line marks are needed only while its own rules run; unless
     keep_marks (serve reuses parsed files), they are dropped then, to bound a large ledger's memory.
@@ -57,7 +56,7 @@ def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: b
             model = _validate(doc, Dimension, findings)
             if model is None:
                 continue
-            record = _checked(DimensionRecord(dim_id, cat.slug, doc, model), settings, store, today, findings)
+            record = _checked(DimensionRecord(dim_id, cat.slug, doc, model), settings, store, findings)
             if not keep_marks:  # the model holds everything later stages read
                 doc.marks = doc.key_marks = {}
                 doc.data = None
@@ -72,24 +71,25 @@ def check(loaded: LoadedLedger, store: ArtifactStore, today: date, keep_marks: b
     findings.extend(rules.check_artifacts(store))
     categories.sort(key=lambda c: display_key(c.model.order, c.slug))
     findings.sort(key=Finding.sort_key)
-    return CheckResult(Ledger(loaded.root, settings, categories), findings, count)
+    return CheckResult(Ledger(loaded.place, settings, categories), findings, count)
 
 
-def check_one(doc: Document, category: str, settings: Settings, store: ArtifactStore,
-              today: date) -> tuple[DimensionRecord | None, list[Finding]]:
+def check_one(doc: Document, category: str, settings: Settings,
+              store: ArtifactStore) -> tuple[DimensionRecord | None, list[Finding]]:
     """One dimension file's record and findings, for a rebuild where only it changed."""
     findings: list[Finding] = []
     model = _validate(doc, Dimension, findings)
     if model is None:
         return None, findings
-    record = _checked(DimensionRecord(Path(doc.file).stem, category, doc, model), settings, store, today, findings)
+    record = _checked(DimensionRecord(Path(doc.file).stem, category, doc, model), settings, store, findings)
     return record, findings
 
 
-def _checked(record: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
+def _checked(record: DimensionRecord, settings: Settings, store: ArtifactStore,
              findings: list[Finding]) -> DimensionRecord:
-    """The record after its rules ran (findings appended), with its measurement and its review when it has them."""
-    return rules.check_dimension(record, settings, store, today, findings)
+    """The record after its rules ran (findings appended), with its measurement and its review when it has them;
+    ages and dates in the future are reckoned from the ledger's place's date (the store's place is the ledger's)."""
+    return rules.check_dimension(record, settings, store, store.place.today, findings)
 
 
 # --- schema errors as findings --------------------------------------------------------------

@@ -11,14 +11,17 @@ import re
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 from collections.abc import Iterable, Iterator
 
 
 from ..core.findings import Finding, UserError, finding
 from ..core.parallel import run_tasks
-from ..core.paths import PathProblem, inside_root, read_regular
+from ..core.paths import PathProblem, read_regular
 from .yamldoc import Document, parse_bytes
+
+if TYPE_CHECKING:
+    from ..core.place import LedgerPlace
 
 MAX_FILE_BYTES = 1024 * 1024
 SLUG_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -55,7 +58,7 @@ class _Folder:
 class LoadedLedger:
     """Everything read from disk, before any rule but the YAML ones has run."""
 
-    root: Path
+    place: LedgerPlace
     settings: Document | None
     categories: Iterable[CategoryFiles]  # a list, or from stream_ledger an iterator, read once
     findings: list[Finding]  # from stream_ledger: complete once categories is exhausted
@@ -131,9 +134,9 @@ class MemoryParseCache:
         """Nothing to do: the Documents stay in memory for the next rebuild."""
 
 
-def read_document(root: Path, path: Path, findings: list[Finding], cache: ParseCache | None = None) -> Document:
+def read_document(place: LedgerPlace, path: Path, findings: list[Finding], cache: ParseCache | None = None) -> Document:
     """Read and parse one YAML file; problems become findings, never exceptions."""
-    doc, raw = _read(root, path, findings)
+    doc, raw = _read(place, path, findings)
     if raw is None:
         return doc
     if cache is not None:
@@ -148,13 +151,13 @@ def read_document(root: Path, path: Path, findings: list[Finding], cache: ParseC
     return doc
 
 
-def _read(root: Path, path: Path, findings: list[Finding]) -> tuple[Document, bytes | None]:
+def _read(place: LedgerPlace, path: Path, findings: list[Finding]) -> tuple[Document, bytes | None]:
     """A file's Document (with its digest, not yet parsed) and its bytes; None and a finding if unreadable."""
-    rel = path.relative_to(root).as_posix()
+    rel = place.rel(path)
     doc = Document(rel)
     try:
         if path.is_symlink():
-            inside_root(path, root.resolve(), rel)
+            place.stays_inside(path, rel)
         raw = read_regular(path, rel, MAX_FILE_BYTES)
     except PathProblem as exc:
         if exc.code == "SC408":
@@ -174,7 +177,7 @@ def _digest(raw: bytes) -> str:
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
-def iter_documents(root: Path, paths: list[Path], findings: list[Finding],
+def iter_documents(place: LedgerPlace, paths: list[Path], findings: list[Finding],
                    cache: ParseCache | None = None) -> Iterator[Document]:
     """read_document for each path, in order, each as soon as it is parsed (by forked workers on a
     large ledger, so the caller can work on the first files while the workers parse the rest).
@@ -185,17 +188,17 @@ def iter_documents(root: Path, paths: list[Path], findings: list[Finding],
     """
     if cache is not None and cache.shares_documents:  # serve: few files change between rebuilds
         for path in paths:
-            yield read_document(root, path, findings, cache)
+            yield read_document(place, path, findings, cache)
         cache.done()
         return
     keep = None  # where to keep what the workers parse
     if cache is None or cache.empty:
         chunks = [paths[i:i + PARSE_CHUNK] for i in range(0, len(paths), PARSE_CHUNK)]
         results: Iterable[tuple[Document, list[Finding]]] = _in_order(
-            run_tasks(partial(_read_chunk, root), chunks, len(paths)))
+            run_tasks(partial(_read_chunk, place), chunks, len(paths)))
         keep = cache
     else:
-        results = _read_known(root, paths, cache)
+        results = _read_known(place, paths, cache)
     for doc, found in results:
         if keep is not None and doc.digest:  # read (an unreadable file has no digest, and nothing to keep)
             keep.put(doc.file, doc.digest, doc, found)
@@ -217,7 +220,7 @@ def _in_order(done: Iterator[tuple[int, list[T]]]) -> Iterator[T]:
             following += 1
 
 
-def _read_known(root: Path, paths: list[Path], cache: ParseCache) -> Iterator[tuple[Document, list[Finding]]]:
+def _read_known(place: LedgerPlace, paths: list[Path], cache: ParseCache) -> Iterator[tuple[Document, list[Finding]]]:
     """Every file read here: the ones the cache does not know parsed first (by workers when many), the
     others taken from the cache when their turn comes, so that the check stage has let go of a
     record's marks before the next is decoded."""
@@ -225,7 +228,7 @@ def _read_known(root: Path, paths: list[Path], cache: ParseCache) -> Iterator[tu
     missed: list[tuple[int, Document, bytes]] = []
     for path in paths:
         found: list[Finding] = []
-        doc, raw = _read(root, path, found)
+        doc, raw = _read(place, path, found)
         if raw is not None and not cache.knows(doc.file, doc.digest):
             missed.append((len(read), doc, raw))
         read.append((path, doc, found))
@@ -244,15 +247,15 @@ def _read_known(root: Path, paths: list[Path], cache: ParseCache) -> Iterator[tu
             hit = cache.get(doc.file, doc.digest)
             if hit is None:  # known, yet its entry does not decode: parse the file after all
                 found = []
-                hit = read_document(root, path, found), found
+                hit = read_document(place, path, found), found
             yield hit
 
 
-def _read_chunk(root: Path, paths: list[Path]) -> list[tuple[Document, list[Finding]]]:
+def _read_chunk(place: LedgerPlace, paths: list[Path]) -> list[tuple[Document, list[Finding]]]:
     out = []
     for path in paths:
         found: list[Finding] = []
-        out.append((read_document(root, path, found), found))
+        out.append((read_document(place, path, found), found))
     return out
 
 
@@ -265,24 +268,24 @@ def _parse_chunk(items: list[tuple[int, Document, bytes]]) -> list[tuple[int, Do
     return out
 
 
-def load_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
+def load_ledger(place: LedgerPlace, cache: ParseCache | None = None) -> LoadedLedger:
     """Read scorecard.yaml and every file under claims/, in sorted order (cache: parsed files by content)."""
-    loaded = stream_ledger(root, cache)
+    loaded = stream_ledger(place, cache)
     loaded.categories = list(loaded.categories)
     return loaded
 
 
-def stream_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
+def stream_ledger(place: LedgerPlace, cache: ParseCache | None = None) -> LoadedLedger:
     """load_ledger, with the categories given one by one as their files are parsed (see iter_documents).
 
     scorecard.yaml and the folders are read first; the categories are then an iterator, to be read
     once, and the findings are complete when it is exhausted.
     """
     findings: list[Finding] = []
-    real_root = root.resolve()
+    root = place.root
     settings_path = root / SETTINGS_FILE
     present = settings_path.exists() or settings_path.is_symlink()
-    settings = read_document(root, settings_path, findings, cache) if present else None
+    settings = read_document(place, settings_path, findings, cache) if present else None
     if settings is None:
         findings.append(finding("SC001", SETTINGS_FILE, (1, 1), "scorecard.yaml is missing",
                                 "create scorecard.yaml with at least title: and subject:"))
@@ -293,22 +296,22 @@ def stream_ledger(root: Path, cache: ParseCache | None = None) -> LoadedLedger:
                                 "generated and belongs in .gitignore), or build with an explicit --out DIR"))
     claims = root / "claims"
     folders: list[_Folder] = []
-    if _linked_inside(claims, real_root, "claims", findings):
+    if _linked_inside(claims, place, "claims", findings):
         if claims.is_dir():
-            folders = _category_folders(claims, real_root, findings)
+            folders = _category_folders(claims, place, findings)
         else:
             findings.append(finding("SC002", "claims", (1, 1), "the ledger has no claims/ folder",
                                     "create claims/<category>/_category.yaml and one file per dimension"))
-    docs = iter_documents(root, [path for folder in folders for path in folder.files()], findings, cache)
-    return LoadedLedger(root, settings, _categories(folders, docs, findings), findings)
+    docs = iter_documents(place, [path for folder in folders for path in folder.files()], findings, cache)
+    return LoadedLedger(place, settings, _categories(folders, docs, findings), findings)
 
 
-def _category_folders(claims: Path, real_root: Path, findings: list[Finding]) -> list[_Folder]:
+def _category_folders(claims: Path, place: LedgerPlace, findings: list[Finding]) -> list[_Folder]:
     """The category folders under claims/ and which of their files to read; findings for what does not belong."""
     folders: list[_Folder] = []
     for entry in sorted(os.scandir(claims), key=lambda e: e.name):
         rel = f"claims/{entry.name}"
-        if entry.is_symlink() and not _linked_inside(Path(entry.path), real_root, rel, findings):
+        if entry.is_symlink() and not _linked_inside(Path(entry.path), place, rel, findings):
             continue
         if not entry.is_dir():
             findings.append(finding("SC007", rel, (1, 1), "a file directly in claims/ belongs to no category",
@@ -317,7 +320,7 @@ def _category_folders(claims: Path, real_root: Path, findings: list[Finding]) ->
         if not SLUG_RE.fullmatch(entry.name):
             findings.append(finding("SC004", rel, (1, 1), f"category folder name '{entry.name}' is not a slug",
                                     "use lowercase letters, digits and single hyphens, e.g. cost-efficiency"))
-        folders.append(_category_files(Path(entry.path), entry.name, real_root, findings))
+        folders.append(_category_files(Path(entry.path), entry.name, place, findings))
     return folders
 
 
@@ -332,26 +335,26 @@ def _categories(folders: list[_Folder], docs: Iterator[Document], findings: list
     next(docs, None)  # none is left; asking lets iter_documents run to its end (where the cache is told)
 
 
-def _linked_inside(path: Path, real_root: Path, rel: str, findings: list[Finding]) -> bool:
+def _linked_inside(path: Path, place: LedgerPlace, rel: str, findings: list[Finding]) -> bool:
     """Whether path (a symlink or not) stays inside the ledger root; a finding where it does not."""
     if not path.is_symlink():
         return True
     try:
-        inside_root(path, real_root, rel)
+        place.stays_inside(path, rel)
     except PathProblem as exc:
         findings.append(finding(exc.code, rel, (1, 1), exc.message, exc.hint))
         return False
     return True
 
 
-def _category_files(folder: Path, slug: str, real_root: Path, findings: list[Finding]) -> _Folder:
+def _category_files(folder: Path, slug: str, place: LedgerPlace, findings: list[Finding]) -> _Folder:
     """Which files of a category folder to read; findings for the ones that do not belong."""
     meta = None
     dimensions: list[Path] = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
         rel = f"claims/{slug}/{entry.name}"
         name = entry.name
-        if entry.is_symlink() and not _linked_inside(Path(entry.path), real_root, rel, findings):
+        if entry.is_symlink() and not _linked_inside(Path(entry.path), place, rel, findings):
             continue
         if entry.is_dir():
             findings.append(finding("SC007", rel, (1, 1), "a folder inside a category folder is not part of the format",

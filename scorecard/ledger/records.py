@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 
 from ..core.findings import Finding
+from ..core.place import LedgerPlace
 from ..measure.measured import Bar
 from ..measure.reading import Measurement
 from .model import Category, Dimension, Settings
@@ -66,9 +66,9 @@ class CategoryRecord:
 
 @dataclass(slots=True)
 class Ledger:
-    """The checked ledger: settings and categories in display order."""
+    """The checked ledger: where it is (its place), its settings and categories in display order."""
 
-    root: Path
+    place: LedgerPlace
     settings: Settings
     categories: list[CategoryRecord]
 

@@ -15,7 +15,6 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..measure import compare, reading as measure
@@ -27,6 +26,7 @@ from ..core.paths import PathProblem, is_url, normalise
 
 if TYPE_CHECKING:
     from ..core import git
+    from ..core.place import LedgerPlace
     from .records import CheckResult, DimensionRecord
 
 PREFIX = "fp1-"
@@ -187,7 +187,7 @@ def summary(covered: dict[str, object]) -> list[str]:
 
 # --- what changed since the review, from git -----------------------------------------------------
 
-def reviewed_versions(root: Path, stamps: dict[str, str]) -> dict[str, dict[str, object]]:
+def reviewed_versions(place: LedgerPlace, stamps: dict[str, str]) -> dict[str, dict[str, object]]:
     """For each record file -> stamp, the covered values of the committed version the stamp was written for.
 
     A version qualifies when its record carries the stamp and its fingerprint, with the cited
@@ -202,7 +202,7 @@ def reviewed_versions(root: Path, stamps: dict[str, str]) -> dict[str, dict[str,
     if not stamps:
         return {}
     try:
-        top, prefix = git.repo_prefix(root)
+        top, prefix = place.repo()
         log = git.log_names(top, [prefix + "claims"])
     except git.GitError:
         return {}
@@ -255,29 +255,42 @@ def suspect_message(dim_id: str, changes: list[str] | None) -> str:
     return f"suspect: '{dim_id}' changed since it was reviewed: {what}"
 
 
-def explain_suspects(root: Path, result: CheckResult) -> CheckResult:
+def explain_suspects(result: CheckResult) -> CheckResult:
     """result with what changed in each suspect claim named, from the committed version its stamp was written for.
 
     Only suspect records reach git (a fixed few processes for all of them), so a clean ledger's
     validate (the pre-commit hook) never runs it.
     """
-    suspects = {d.file: d for d in result.ledger.dimensions()
-                if d.review is not None and d.review.state == "suspect" and d.model.reviewed is not None}
-    if not suspects:
-        return result
-    reviewed = reviewed_versions(root, {file: d.model.reviewed for file, d in suspects.items()
-                                        if d.model.reviewed is not None})
-    changes = {file: tuple(describe(reviewed[file], d.review.covered)) for file, d in suspects.items()
-               if file in reviewed and d.review is not None}
+    changes = _suspect_changes(result.ledger.place, result.ledger.dimensions())
     if not changes:
         return result
-
-    def explained(d: DimensionRecord) -> DimensionRecord:
-        if d.file not in changes or d.review is None:
-            return d
-        return replace(d, review=replace(d.review, changes=changes[d.file]))
-
-    categories = [replace(c, dimensions=[explained(d) for d in c.dimensions]) for c in result.ledger.categories]
-    findings = [replace(f, message=suspect_message(suspects[f.file].id, list(changes[f.file])))
+    categories = [replace(c, dimensions=[_explained(d, changes) for d in c.dimensions])
+                  for c in result.ledger.categories]
+    ids = {d.file: d.id for d in result.ledger.dimensions()}
+    findings = [replace(f, message=suspect_message(ids[f.file], list(changes[f.file])))
                 if f.code == "SC801" and f.file in changes else f for f in result.findings]
     return replace(result, ledger=replace(result.ledger, categories=categories), findings=findings)
+
+
+def explain_records(place: LedgerPlace, records: list[DimensionRecord]) -> list[DimensionRecord]:
+    """explain_suspects for a few records alone (serve's rebuild of the dimension files that changed)."""
+    changes = _suspect_changes(place, records)
+    return [_explained(d, changes) for d in records] if changes else records
+
+
+def _suspect_changes(place: LedgerPlace, records: list[DimensionRecord]) -> dict[str, tuple[str, ...]]:
+    """For each suspect record whose reviewed version git holds, what changed since (by file)."""
+    suspects = {d.file: d for d in records
+                if d.review is not None and d.review.state == "suspect" and d.model.reviewed is not None}
+    if not suspects:
+        return {}
+    reviewed = reviewed_versions(place, {file: d.model.reviewed for file, d in suspects.items()
+                                         if d.model.reviewed is not None})
+    return {file: tuple(describe(reviewed[file], d.review.covered)) for file, d in suspects.items()
+            if file in reviewed and d.review is not None}
+
+
+def _explained(d: DimensionRecord, changes: dict[str, tuple[str, ...]]) -> DimensionRecord:
+    if d.file not in changes or d.review is None:
+        return d
+    return replace(d, review=replace(d.review, changes=changes[d.file]))

@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import TypeGuard, Union
+from typing import TYPE_CHECKING, TypeGuard, Union
 from datetime import date
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.findings import kind_of
-from ..core.paths import MAX_ARTIFACT_BYTES, PathProblem, file_kind, normalise, read_regular, resolve_inside
+from ..core.paths import MAX_ARTIFACT_BYTES, PathProblem, file_kind, normalise, read_regular
+
+if TYPE_CHECKING:
+    from ..core.place import LedgerPlace
 
 
 class PointerError(Exception):
@@ -154,12 +157,11 @@ class Artifact:
 class ArtifactStore:
     """Reads each JSON file of the ledger at most once per run."""
 
-    def __init__(self, root: Path):
-        self.root = root
+    def __init__(self, place: LedgerPlace):
+        self.place = place
         self._cache: dict[str, Artifact] = {}
         self._located: dict[str, tuple[Path, str] | PathProblem] = {}
         self._folded: dict[str, str] = {}  # casefolded path -> the first spelling located
-        self._real_root = root.resolve()
         self._git_dates: dict[str, tuple[date, str]] | None = None  # evidence/ file -> (last commit date, blob)
 
     def locate(self, rel: str) -> tuple[Path, str]:
@@ -194,7 +196,7 @@ class ArtifactStore:
                                "check the path and its permissions")
 
     def _locate(self, rel: str) -> Path:
-        path = resolve_inside(self.root, rel, self._real_root)
+        path = self.place.path(rel)
         spelled = normalise(rel)
         first = self._folded.setdefault(spelled.casefold(), spelled)
         if first != spelled:
@@ -225,9 +227,7 @@ class ArtifactStore:
         The first call asks git once for every file under evidence/; later calls are lookups.
         """
         if self._git_dates is None:
-            from ..core.git import last_change_dates
-
-            self._git_dates = last_change_dates(self.root, "evidence")
+            self._git_dates = self.place.last_change_dates("evidence")
         committed = self._git_dates.get(rel)
         if committed is None:
             return None

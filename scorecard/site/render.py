@@ -60,7 +60,7 @@ class Site:
     def __init__(self, resolved: ResolvedLedger, sandboxed: bool | None = None, reuse: RenderedPages | None = None):
         self.ledger = resolved
         self.theme = builtin_templates()
-        self.overrides = resolved.root / "templates"
+        self.overrides = resolved.place.root / "templates"
         self.ledger_templates = LedgerTemplates(self.overrides)
         self.sandboxed = self.ledger_templates.overrides_any() if sandboxed is None else sandboxed
         kind = ImmutableSandboxedEnvironment if self.sandboxed else Environment

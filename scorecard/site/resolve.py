@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..ledger.records import CategoryRecord, DimensionRecord, Ledger
@@ -22,6 +21,7 @@ from ..ledger.model import Settings
 from ..core.statuses import GLYPHS, MEASURED, STATUSES
 from ..core.dates import first_day, full_date
 from ..core.paths import is_url, normalise
+from ..core.place import LedgerPlace
 
 if TYPE_CHECKING:
     from ..history.walk import DimensionHistory, History
@@ -134,7 +134,7 @@ class ResolvedCategory:
 class ResolvedLedger:
     """The whole ledger, resolved: what render.py turns into pages."""
 
-    root: Path
+    place: LedgerPlace
     settings: Settings
     categories: list[ResolvedCategory]
     counts: dict[str, int]
@@ -162,9 +162,13 @@ def count_statuses(dimensions: list[ResolvedDimension]) -> dict[str, int]:
     return counts
 
 
-def resolve_ledger(ledger: Ledger, store: ArtifactStore, today: date | None = None) -> ResolvedLedger:
-    """Resolve every dimension of a checked, error-free ledger."""
-    as_of = today or _latest_date(ledger, store)
+def resolve_ledger(ledger: Ledger, store: ArtifactStore) -> ResolvedLedger:
+    """Resolve every dimension of a checked, error-free ledger.
+
+    The site never shows the clock: it is "as of" the date SOURCE_DATE_EPOCH pins (the place's), else the newest
+    date in the data.
+    """
+    as_of = ledger.place.source_date or _latest_date(ledger, store)
     citations: dict[str, dict[str, list[str]]] = {}
     files: dict[str, bytes] = {}
     categories = []
@@ -172,7 +176,7 @@ def resolve_ledger(ledger: Ledger, store: ArtifactStore, today: date | None = No
         dims = [resolve_dimension(d, ledger, store, as_of, citations, files) for d in cat.dimensions]
         categories.append(ResolvedCategory(cat, dims, count_statuses(dims)))
     every = [d for c in categories for d in c.dimensions]
-    return ResolvedLedger(ledger.root, ledger.settings, categories, count_statuses(every), as_of,
+    return ResolvedLedger(ledger.place, ledger.settings, categories, count_statuses(every), as_of,
                           dict(sorted(files.items())),
                           {k: dict(sorted(v.items())) for k, v in sorted(citations.items())})
 
@@ -206,7 +210,7 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
         if oldest is not None:
             measured_on, measured_from = oldest[0], oldest[1]
             evidence_age = age_of_evidence(measured_on, as_of)
-    traces = [_trace_view(entry, rec.id, ledger.root, store, citations, files) for entry in dim.trace]
+    traces = [_trace_view(entry, rec.id, store, citations, files) for entry in dim.trace]
     age = source_age(dim.sota, as_of)
     stale_after = ledger.settings.stale_after_months
     evidence_after = ledger.settings.stale_evidence_after_months
@@ -235,7 +239,7 @@ def _cite_result(result, m: Measurement, dim_id: str, store: ArtifactStore, cita
         files[rel] = store.get(rel).raw
 
 
-def _trace_view(entry, dim_id: str, root: Path, store: ArtifactStore, citations: dict, files: dict) -> TraceView:
+def _trace_view(entry, dim_id: str, store: ArtifactStore, citations: dict, files: dict) -> TraceView:
     target, label = (entry, None) if isinstance(entry, str) else (entry.target, entry.label)
     if is_url(target):
         return TraceView("url", target, "", "", label)
@@ -259,9 +263,7 @@ def _latest_date(ledger: Ledger, store: ArtifactStore) -> date:
     The data's dates are the SOTA dates, the artifacts' meta.date, and in a git repository the
     date of the last commit that changed the ledger's claims or evidence.
     """
-    from ..core.git import last_commit_date
-
-    latest = last_commit_date(ledger.root, ["scorecard.yaml", "claims", "evidence"]) or date(1970, 1, 1)
+    latest = ledger.place.last_commit_date(["scorecard.yaml", "claims", "evidence"]) or date(1970, 1, 1)
     for d in ledger.dimensions():
         for text in (d.model.sota.date, d.model.sota.checked):
             if text:

@@ -12,6 +12,7 @@ from jinja2.loaders import split_template_path
 
 from .. import __version__
 from ..core.paths import PathProblem, inside_root, read_regular, user_cache_dir
+from ..core.place import LedgerPlace
 
 
 class _QuietCache(FileSystemBytecodeCache):
@@ -129,7 +130,7 @@ def keep_location(exc: BaseException) -> None:
     exc.filename, exc.lineno = template_location(exc)  # type: ignore[attr-defined]
 
 
-def template_finding(exc, root: Path, theme: Path):
+def template_finding(exc, place: LedgerPlace, theme: Path):
     """A Jinja error as a finding at the template's file and line."""
     from ..core.findings import finding
 
@@ -139,9 +140,9 @@ def template_finding(exc, root: Path, theme: Path):
     shown = "a template"
     if name:
         path = Path(name)
-        for base, prefix in ((root, ""), (theme, "(built-in theme) templates/")):
+        for base, prefix in ((place.real, ""), (theme.resolve(), "(built-in theme) templates/")):
             try:
-                shown = prefix + path.resolve().relative_to(base.resolve()).as_posix()
+                shown = prefix + path.resolve().relative_to(base).as_posix()
                 break
             except ValueError:
                 continue

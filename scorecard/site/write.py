@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..core.findings import UserError
 from ..core.paths import PathProblem, read_regular
+from ..core.place import LedgerPlace
 
 MARKER = ".scorecard-site"
 _TMP_PREFIXES = ("-tmp-", "-old-")
@@ -28,14 +29,14 @@ class OutputRefused(UserError):
     """The output folder is one scorecard must not replace."""
 
 
-def check_output(root: Path, out: Path) -> None:
+def check_output(place: LedgerPlace, out: Path) -> None:
     """Refuse an output folder that is the ledger, holds it, is one of its sources, or is foreign; and the default
     site/ when the ledger makes it a symlink (a pull request could point it at any folder on the machine). An
     explicit --out arrives resolved: where it leads is the user's choice."""
     if out.is_symlink():
         raise OutputRefused(f"refusing to write the site through {out}: it is a symlink (to "
                             f"{os.readlink(out)}); the output folder must be a real folder, or give --out")
-    root, out = root.resolve(), out.resolve()
+    root, out = place.real, out.resolve()
     if out == root or root.is_relative_to(out):
         raise OutputRefused(f"refusing to write the site to {out}: it is (or holds) the ledger root")
     for source in ("claims", "evidence", "templates", "schema", "docs", ".git"):
@@ -99,14 +100,14 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def write_site(root: Path, out: Path, pages, guard=None) -> int:
+def write_site(place: LedgerPlace, out: Path, pages, guard=None) -> int:
     """Write pages ((path, bytes or an iterator of byte chunks) pairs, or a dict) under out atomically.
 
     Returns how many files were written.
 
     guard(path) is called before each file (tests use it to fail mid-way).
     """
-    check_output(root, out)
+    check_output(place, out)
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     clean_leftovers(out)
