@@ -151,3 +151,16 @@ def test_no_stage_below_the_command_line_takes_a_bare_root():
                 args = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
                 bare += [f"{name}.{node.name}({a.arg})" for a in args if "root" in a.arg.lower()]
     assert not bare, f"take the ledger's place, not its root: {bare}"
+
+
+def test_a_module_that_imports_inside_functions_says_why():
+    """Imports sit at the top, unless the start-up of `--help` or of the hook needs them lazy: a module with an
+    import inside a function says which are lazy and why, in its docstring ('Lazy import: ...')."""
+    silent = []
+    for name, path in _modules().items():
+        tree = ast.parse(path.read_text())
+        inner = [node for func in ast.walk(tree) if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 for node in ast.walk(func) if isinstance(node, (ast.Import, ast.ImportFrom))]
+        if inner and "Lazy import" not in (ast.get_docstring(tree) or ""):
+            silent.append(f"{name} (line {inner[0].lineno})")
+    assert not silent, f"imports inside functions with no 'Lazy import' note saying why: {silent}"

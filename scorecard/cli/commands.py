@@ -1,7 +1,7 @@
 """The command line: each command parses options, calls one function, sets the exit status.
 
-Heavy modules (pydantic, jinja2, markdown-it) are imported inside the commands, so
-`scorecard --help` and the click start-up stay fast.
+Lazy imports: each command's own modules (and pydantic, jinja2, markdown-it through them) are imported inside
+the command, so `scorecard --help` and the click start-up load none of them.
 """
 
 from __future__ import annotations

@@ -25,6 +25,8 @@ from ..core.statuses import value_word
 from ..ledger.load import SETTINGS_FILE
 from ..measure.numfmt import fmt_value
 from .report import md_code
+from ..measure import compare as comparing
+from ..measure.compare import in_unit
 
 
 class DiffError(UserError):
@@ -187,8 +189,6 @@ def _noise_and_context(va: measure.Measurement | None, vb: measure.Measurement |
                        b: DimensionRecord) -> str:
     """Whether a changed value moved beyond its runs' noise, and where it stands: '; within the runs' noise
     (intervals overlap); still trails; bar 0.5 ms'."""
-    from ..measure.compare import in_unit
-
     parts = []
     if va is not None and vb is not None and None not in (va.low, va.high, vb.low, vb.high):
         low, high = in_unit(vb.low, vb.unit, va.unit), in_unit(vb.high, vb.unit, va.unit)  # type: ignore[arg-type]
@@ -256,8 +256,6 @@ def _typed_choices(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord)
 
 def _verdict(side: Side, d: DimensionRecord, tolerance: float) -> str | None:
     """Where the measured value stands against the bar (ahead, level, behind), or None when it cannot be said."""
-    from ..measure import compare as comparing
-
     m = side.values.get(d.id)
     if m is None or d.bar_of.value is None:
         return None

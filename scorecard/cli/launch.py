@@ -10,6 +10,8 @@ The command line itself is commands.py; this module only runs it as a program:
   os._exit: tearing down a few hundred modules and every object one by one is work nobody sees.
 
 Library users and tests call cli.main; nothing here changes what a command does or prints.
+
+Lazy import: the commands, once the garbage collector is off (their import is most of a short command's time).
 """
 
 from __future__ import annotations

@@ -1,18 +1,24 @@
-"""The one orchestrator: load -> check -> resolve -> render -> write."""
+"""The one orchestrator: load -> check -> resolve -> render -> write.
+
+Lazy imports: the site's stages (jinja2, Markdown, resolve, render, write) and the history walk, inside build
+and refresh: validate, the pre-commit hook's path, never loads them.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.place import LedgerPlace
-from ..ledger.check import check
-from ..ledger.records import CheckResult
-from ..measure.evidence import ArtifactStore
+from ..core.statuses import display_key
 from ..ledger.cache import ParsedFiles, RenderedPages, ledger_folder, open_ledger_folder
-from ..ledger.load import ParseCache, stream_ledger
-from ..ledger.stamps import explain_suspects
+from ..ledger.check import check, check_one
+from ..ledger.load import ParseCache, read_document, stream_ledger
+from ..ledger.records import CheckResult
+from ..ledger.stamps import explain_records, explain_suspects
+from ..measure.evidence import ArtifactStore
+from ..core.paths import builtin_templates
 
 if TYPE_CHECKING:
     from ..ledger.records import Ledger
@@ -90,7 +96,6 @@ def build(where: Path | LedgerPlace, out: Path, strict: bool = False, guard=None
     from jinja2 import TemplateError  # here, not at the top: validate (and the hook) never needs jinja2
 
     from ..site.render import Site
-    from ..core.paths import builtin_templates
     from ..site.themes import template_finding
     from ..site.resolve import resolve_ledger
     from ..site.write import MARKER, write_site
@@ -131,12 +136,6 @@ def refresh(state: BuildState, files: list[str], cache: ParseCache) -> dict[str,
     None when only a full build is right: a file with an error, or not a dimension the last build knew. The
     index and the other pages wait for the full build that follows.
     """
-    from dataclasses import replace
-
-    from ..core.statuses import display_key
-    from ..ledger.check import check_one
-    from ..ledger.load import read_document
-    from ..ledger.stamps import explain_records
     from ..site.resolve import count_statuses, resolve_dimension
 
     resolved, ledger, place = state.resolved, state.ledger, state.ledger.place

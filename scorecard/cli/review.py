@@ -15,6 +15,9 @@ from yaml._yaml import CParser
 from ..ledger.records import CheckResult
 from ..core.findings import UserError
 from .pipeline import validate
+from ..ledger.load import SETTINGS_FILE
+from ..ledger.stamps import fingerprint, inputs, summary
+from ..site.write import replace_files
 
 
 class StampRefused(Exception):
@@ -146,9 +149,6 @@ def review(root: Path, ids: list[str], every: bool, dry_run: bool = False) -> Re
     says a human checked a claim that holds, and a claim with errors does not. Each file changes
     by its `reviewed:` line only, written atomically.
     """
-    from ..ledger.load import SETTINGS_FILE
-    from ..site.write import replace_files
-
     result, store = validate(root)
     files = {p.stem: p.relative_to(root).as_posix() for p in sorted((root / "claims").glob("*/*.yaml"))
              if p.name != "_category.yaml"}
@@ -182,8 +182,6 @@ class _Refusal(Exception):
 
 def _stamps(root: Path, result: CheckResult, store, wanted: list[str], outcome: ReviewOutcome) -> dict[Path, bytes]:
     """The new content of each record file (by path) whose stamp changes; the others are noted current."""
-    from ..ledger.stamps import fingerprint, inputs, summary
-
     records = {d.file: d for d in result.ledger.dimensions()}
     missing = [file for file in wanted if file not in records]
     if missing:  # e.g. an id used twice, or a category without _category.yaml

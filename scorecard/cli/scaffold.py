@@ -16,6 +16,12 @@ from ..core.findings import UserError
 from ..ledger.load import CATEGORY_FILE, SETTINGS_FILE, SLUG_RE
 from ..ledger.model import MODELS, json_schema
 from ..core.statuses import MEASURED, STATUSES
+from ..core.paths import PathProblem
+from ..core.place import LedgerPlace
+from ..measure import tools
+from ..measure.evidence import ArtifactStore
+from ..measure.selection import Refused
+from .workflow import running_install_spec, workflow_text
 
 
 class ScaffoldRefused(UserError):
@@ -176,8 +182,6 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci
     }
     note = ""
     if ci == "github":
-        from .workflow import running_install_spec, workflow_text
-
         spec, note = install or running_install_spec()
         files[".github/workflows/scorecard.yml"] = workflow_text(spec, note)
     folder.mkdir(parents=True, exist_ok=True)
@@ -224,12 +228,6 @@ class Detected:
 
 def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None) -> Detected | None:
     """The tool that wrote evidence/<evidence> (fmt, or recognised by its keys), or None for a file of no tool's."""
-    from ..measure import tools
-    from ..measure.evidence import ArtifactStore
-    from ..measure.selection import Refused
-
-    from ..core.paths import PathProblem
-    from ..core.place import LedgerPlace
 
     try:
         art = ArtifactStore(LedgerPlace.at(root)).get(f"evidence/{evidence}")

@@ -12,16 +12,19 @@ import http.server
 import json
 import os
 import socketserver
+import stat
 import threading
 import time
 import urllib.parse
 from pathlib import Path
 from collections.abc import Callable
+from urllib.parse import unquote
 
 from . import pipeline, report
+from ..core.git import GitError, run
+from ..core.paths import name_suffix
 from ..ledger.load import MemoryParseCache
 from .pipeline import BuildState
-from ..core.paths import name_suffix
 from .watching import WATCHED, watch
 
 STATUS_PATH = "/__scorecard__/status"
@@ -71,8 +74,6 @@ class Rebuilder:
         if not self.history:
             return []
         if self.git_markers is None:
-            from ..core.git import GitError, run
-
             try:
                 git_dir = Path(run(["rev-parse", "--absolute-git-dir"], self.root).decode().strip())
                 self.git_markers = [str(git_dir / "HEAD"), str(git_dir / "logs" / "HEAD")]
@@ -199,8 +200,6 @@ def content_type(rel: str) -> str:
 
 def _request_path(raw: str) -> str | None:
     """The site path a request names ('' and folders mean their index.html); None if it is malformed."""
-    from urllib.parse import unquote
-
     try:
         path = unquote(raw.split("?", 1)[0].split("#", 1)[0], errors="strict")
     except UnicodeDecodeError:
@@ -218,8 +217,6 @@ def _request_path(raw: str) -> str | None:
 
 def _site_file(out: Path, rel: str) -> bytes | None:
     """The bytes of a regular file inside the site, never through a symlink; None for anything else."""
-    import stat
-
     path = out
     for part in rel.split("/"):
         path = path / part

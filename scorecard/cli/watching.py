@@ -7,6 +7,8 @@ last build's snapshot (Rebuilder.poll_once), so a notification too many costs on
 a notification missed during a build is caught by the next one. Where notifications are not
 available (no watchfiles, a file system without them, a watch limit reached), or where
 SCORECARD_POLL=1 asks for it, the inputs are polled every 0.1 s as before.
+
+Lazy import: watchfiles, when serve starts watching (it is optional: polling stands in).
 """
 
 from __future__ import annotations

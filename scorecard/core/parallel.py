@@ -12,6 +12,7 @@ process does which task changes.
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
@@ -51,8 +52,6 @@ def _start_worker() -> None:
 
 def workers_for(size: int) -> int:
     """How many worker processes a job over `size` dimensions gets (0: run here)."""
-    import multiprocessing
-
     workers = min(os.cpu_count() or 1, MAX_WORKERS)
     if workers < 2 or size < PARALLEL_MIN_DIMENSIONS or "fork" not in multiprocessing.get_all_start_methods():
         return 0
@@ -70,8 +69,6 @@ def run_tasks(func: Callable[[T], R], tasks: Sequence[T], size: int,
         for i, task in enumerate(tasks):
             yield i, func(task)
         return
-    import multiprocessing
-
     _Job.current = func
     gc.freeze()
     try:

@@ -12,6 +12,7 @@ from ..measure import reading as measure
 from ..measure.evidence import ArtifactStore
 from ..measure.reading import Measurement
 from .records import DimensionRecord
+from ..measure import like
 
 # Problems about a whole mapping point at its key; the rest at the value.
 KEY_LOCS = frozenset({"result", "low", "high", "inputs"})
@@ -65,8 +66,6 @@ def check_pair(rec: DimensionRecord, mine: Measurement, bar: Measurement, store:
     """Ours and a bar read from sota.result are two measurements of one quantity: not the same values (SC317), not
     one field typed in two units (SC511), not two metrics of one tool (SC321), the bar's inputs one statistic
     (SC321). Whether they are sound."""
-    from ..measure import like
-
     doc, model = rec.doc, rec.model
     at = doc.pos(("sota", "result"), key=True)
     ours = {(src.evidence, place) for src in mine.sources for place in src.places}
@@ -100,8 +99,6 @@ def check_pair(rec: DimensionRecord, mine: Measurement, bar: Measurement, store:
 def stat_of(rec: DimensionRecord, bar: Measurement, store: ArtifactStore) -> str | None:
     """The bar's statistic as read: its runs', the tool's, what its key or a member beside it names, its inputs',
     else the stat: typed in sota.result."""
-    from ..measure import like
-
     read = [stat or (like.named(data, place) if place else None) for stat, _, data, place, _ in _values(bar, store)]
     return next((s for s in read if s), None) or getattr(rec.model.sota.result, "stat", None)
 

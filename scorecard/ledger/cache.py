@@ -20,6 +20,8 @@ never trusted: each file starts with a digest of the code that wrote it and of i
 and any file that does not check out is a miss, never an error. A hit gives the very bytes a cold
 build would make, so the cache can make a build faster, never different (the tests build cold and
 warm and compare every byte). ``--no-cache`` (or SCORECARD_NO_CACHE=1) reads and writes none of it.
+
+Lazy import: importlib.metadata, when the cache is opened (a run with --no-cache never needs it).
 """
 
 from __future__ import annotations
@@ -41,7 +43,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+import pydantic_core
+import yaml
 from pydantic import BaseModel
+from pydantic.version import VERSION
 
 from .. import __version__
 from ..core.findings import Finding
@@ -68,10 +73,6 @@ def code_digest() -> bytes:
     Computed from the files themselves, not from the version number, so that an edited checkout
     never reads what an older copy of the code wrote. (RenderedPages adds the rendering libraries.)
     """
-    import pydantic_core
-    import yaml
-    from pydantic.version import VERSION
-
     h = hashlib.blake2b(digest_size=DIGEST)
     h.update(f"{FORMAT} {__version__} {sys.version} {yaml.__version__} {VERSION} {pydantic_core.__version__}".encode())
     package = Path(__file__).resolve().parents[1]

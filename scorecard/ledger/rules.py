@@ -16,6 +16,9 @@ from ..core.dates import first_day, full_date
 from ..core.paths import PathProblem, is_url
 from . import bars, prose
 from .records import DimensionRecord, Review
+from . import placeholders as ph, stamps
+from ..measure import like
+from .placeholders import ARTIFACT_NOTE
 
 
 def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
@@ -81,8 +84,6 @@ def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore
                                     f"the measured claim '{rec.id}' has never been reviewed",
                                     f"check the claim against its evidence, then run `scorecard review {rec.id}`"))
         return None
-    from . import stamps  # here: a ledger without stamps (and the hook on it) never loads it
-
     covered = stamps.inputs(dim, store.get)
     if covered is None:
         return None
@@ -139,8 +140,6 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tole
 def _like_for_like(rec: DimensionRecord, m: Measurement, bar: compare.Bar,
                    store: ArtifactStore) -> measure.Problem | None:
     """SC321 where our value is not the bar's statistic (or, with none stated, not a median or mean for a lead)."""
-    from ..measure import like
-
     result = rec.model.result
     assert result is not None, "a measurement comes from a result"
     values = []
@@ -207,8 +206,6 @@ def _check_source_date(rec: DimensionRecord, settings: Settings, today: date, fi
 
 def _check_placeholders(rec: DimensionRecord, findings: list[Finding]) -> None:
     """SC604, once per record, where the scaffold's example text is still there (at the first such field)."""
-    from . import placeholders as ph
-
     doc, dim = rec.doc, rec.model
     left: list[tuple[tuple, str]] = []
     for path, text in ph.DIMENSION.items():
@@ -228,8 +225,6 @@ def _check_placeholders(rec: DimensionRecord, findings: list[Finding]) -> None:
 
 def check_category_placeholders(meta_doc, summary: str | None) -> list[Finding]:
     """SC604 for a category whose summary is still the scaffold's."""
-    from . import placeholders as ph
-
     if summary is not None and summary.strip() == ph.CATEGORY_SUMMARY:
         return [finding("SC604", meta_doc.file, meta_doc.pos(("summary",)),
                         f"summary is still the example text '{ph.CATEGORY_SUMMARY}'", ph.HINT)]
@@ -289,8 +284,6 @@ def _check_fragment(rec: DimensionRecord, target: str, pos: tuple[int, int], sto
 
 def check_artifacts(store: ArtifactStore) -> list[Finding]:
     """Warnings about the meta block of each artifact read."""
-    from .placeholders import ARTIFACT_NOTE
-
     out = []
     for rel, art in sorted(store.loaded().items()):
         if not isinstance(art.data, dict) or "meta" not in art.data:

@@ -5,6 +5,8 @@ its unit, and every value a `file.json#/pointer` trace cites — nothing else of
 files, so regenerating an artifact with the same cited numbers keeps the review valid.
 When a stamp no longer matches, git is asked for the version of the ledger in which the stamp
 was written, so the finding can name what changed (`evidence/x.json#/p50_ms: 33 → 35.5`).
+
+Lazy import: core.git, when a suspect claim is explained (validate of a ledger with no suspect never runs git).
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from ..measure.toolread import cited_value
 from .model import Dimension
 from ..core.statuses import MEASURED
 from ..core.paths import PathProblem, is_url, normalise
+from ..measure import stats
+from ..measure.evidence import escape_token
+from .versions import artifact_at, record_at
 
 if TYPE_CHECKING:
     from ..core import git
@@ -109,8 +114,6 @@ def _changed(key: str, old: object, new: object, out: list[str], factor: float |
     factor (set when result.unit changed to a commensurable unit) converts an old number into
     the new unit, so a value that only changed with its unit is said to be the same quantity.
     """
-    from ..measure.evidence import escape_token
-
     if old == new:
         return
     if isinstance(old, dict) and isinstance(new, dict):
@@ -146,8 +149,6 @@ def _runs(value: object) -> bool:
 def _runs_changed(old: list, new: list) -> str:
     """Runs that changed, as a reviewer reads them: 'median 2.23 → 1.4 (n = 20 → 20), 95% intervals do not
     overlap'."""
-    from ..measure import stats
-
     a, b = stats.summarise([float(v) for v in old]), stats.summarise([float(v) for v in new])
     text = f"median {show(a.value)} → {show(b.value)} (n = {a.n} → {b.n})"
     if None in (a.low, a.high, b.low, b.high):
@@ -228,8 +229,6 @@ def _blob_at(reader: git.BlobReader, at: str, rel: str) -> bytes | None:
 
 def _covered_at(read: Callable[[str], bytes | None], file: str, stamp: str) -> dict[str, object] | None:
     """The covered values of one committed version of a record (read gives its files), if its stamp holds."""
-    from .versions import artifact_at, record_at
-
     raw = read(file)
     if raw is None or stamp.encode() not in raw:
         return None

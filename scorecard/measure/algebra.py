@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 from fractions import Fraction
-from math import lcm
+from math import gcd as igcd, lcm
 
 Mono = tuple[int, ...]
 Poly = dict[Mono, Fraction]
@@ -159,8 +159,6 @@ def _integral(p: Poly) -> Poly:
 def factor_and_terms(num: Poly, den: Poly) -> tuple[Fraction, list[Fraction]]:
     """(k, coefficients) such that the formula is k · N / D with N and D primitive integer polynomials: an honest
     definition has k = ±1 and every coefficient ±1."""
-    from math import gcd as igcd
-
     cn = Fraction(igcd(*(int(c) for c in num.values()))) if num else Fraction(1)
     cd = Fraction(igcd(*(int(c) for c in den.values())))
     return cn / cd, [c / cn for c in num.values()] + [c / cd for c in den.values()]

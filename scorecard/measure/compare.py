@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from . import stats, units
-from .numfmt import fmt_number, fmt_percent, glue
+from .numfmt import fmt_number, fmt_percent, fmt_value, glue
 from .measured import Bar
 from .reading import Measurement, Problem
 from ..core.dates import full_date
@@ -253,8 +253,6 @@ def judge(status: str, m: Measurement, c: Comparison, bar: Bar | None = None) ->
 
 def change_words(old: float, old_unit: str | None, new: float, new_unit: str | None, better: str | None) -> str:
     """A value's change as a reviewer reads it: '33 ms → 35.5 ms, +7.6 %, worse' (units converted first)."""
-    from .numfmt import fmt_value
-
     text = f"{fmt_value(old, old_unit)} → {fmt_value(new, new_unit)}"
     if old_unit and new_unit and units.parse(old_unit).comparable(units.parse(new_unit)):
         base = units.parse(old_unit).to(old, units.parse(new_unit))

@@ -1,7 +1,12 @@
-"""Evidence artifacts: JSON files read once, and RFC 6901 pointers into them."""
+"""Evidence artifacts: JSON files read once, and RFC 6901 pointers into them.
+
+Lazy import: core.git, when an artifact's commit date is asked (validate without evidence-age limits never
+runs git).
+"""
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import re
@@ -12,6 +17,7 @@ from pathlib import Path
 
 from ..core.findings import kind_of
 from ..core.paths import MAX_ARTIFACT_BYTES, PathProblem, file_kind, normalise, read_regular
+from .jsonquery import QueryError, find
 
 if TYPE_CHECKING:
     from ..core.place import LedgerPlace
@@ -74,8 +80,6 @@ def resolve_pointer(data: JsonValue, pointer: str) -> JsonValue:
 
 
 def _near(token: str, node: dict) -> str | None:
-    import difflib
-
     keys = [k for k in node if isinstance(k, str)]
     match = difflib.get_close_matches(token, keys, n=1, cutoff=0.75)
     return match[0] if match else None
@@ -289,8 +293,6 @@ def select(data: JsonValue, kind: str, selector: str) -> list[JsonValue]:
     """The values a pointer or JSONPath query selects (a pointer always selects one)."""
     if kind == "pointer":
         return [resolve_pointer(data, selector)]
-    from .jsonquery import QueryError, find  # here: only ledgers that use path: pay for it
-
     try:
         return [value for value, _ in find(selector, data)]
     except QueryError as exc:
@@ -301,8 +303,6 @@ def located(data: JsonValue, kind: str, selector: str) -> list[str]:
     """The JSON pointers of the values a selection names (where the evidence page highlights them)."""
     if kind == "pointer":
         return [selector]
-    from .jsonquery import find
-
     return ["".join("/" + escape_token(str(part)) for part in where) for _, where in find(selector, data)]
 
 

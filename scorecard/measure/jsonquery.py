@@ -9,8 +9,8 @@ against TIME_BUDGET, and match() and search() run
 with the regex engine's own timeout (the rest of the budget). It selects at most MAX_NODES values. Running out of a
 bound is a QueryError, never a hang; the counts make the work bound the same on every machine.
 
-jsonpath_rfc9535 is imported here only, and only when a ledger uses path: (the hook path of most ledgers never
-loads it).
+Lazy imports: jsonpath_rfc9535, regex and iregexp_check are imported here only, and only when a ledger uses
+path: (the hook path of most ledgers never loads them).
 """
 
 from __future__ import annotations

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 
 from . import units
-from .evidence import Artifact, JsonValue, PointerError, is_number, resolve_pointer
+from .evidence import Artifact, JsonValue, PointerError, is_number, parse_pointer, resolve_pointer
 from ..core.findings import kind_of
+from .jsonquery import QueryError, find
 
 Loc = tuple[str | int, ...]  # a position inside the record, e.g. ("result", "inputs", "ours", "path")
 
@@ -51,8 +52,6 @@ def numbers(art: Artifact, kind: str, selector: str, loc: Loc, bound: bool = Fal
     rel = art.rel
     if kind == "pointer":
         try:
-            from .evidence import parse_pointer
-
             found = [resolve_pointer(art.data, selector)]
             where: list[Where] = [_indexed(art.data, parse_pointer(selector))]
         except PointerError as exc:
@@ -85,8 +84,6 @@ def numbers(art: Artifact, kind: str, selector: str, loc: Loc, bound: bool = Fal
 
 
 def _query(art: Artifact, query: str, loc: Loc) -> tuple[list[JsonValue], list[Where]]:
-    from .jsonquery import QueryError, find
-
     try:
         nodes = find(query, art.data)
     except QueryError as exc:

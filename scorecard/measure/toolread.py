@@ -15,6 +15,10 @@ from ..core.paths import PathProblem
 from .evidence import Artifact, JsonValue, escape_token, is_number
 from .measured import Source
 from .selection import Loc, Problem, Refused, Where, refuse, value_at
+from . import evidence
+from .evidence import PointerError, located as locate, parse_pointer
+from .jsonquery import QueryError
+from .like import same
 
 GetArtifact = Callable[[str], Artifact]
 
@@ -158,8 +162,6 @@ def behind(art: Artifact, where: Where, unit: str | None, loc: Loc, sel_loc: Loc
 
 def same_stat(typed: str | None, tools_stat: str, loc: Loc, selector_text: str) -> None:
     """SC321 where stat: asks for another statistic than the tool's one a pointer names (it would be ignored)."""
-    from .like import same
-
     if typed is not None and not same(typed, tools_stat):
         raise refuse("SC321", loc + ("stat",), f"'{selector_text}' is the tool's {tools_stat}, but stat: asks for the "
                      f"{typed}", f"select the runs and write stat: {typed}, or remove stat: to claim the {tools_stat}")
@@ -246,9 +248,6 @@ def _first_place(data: JsonValue, kind: str, selector_text: str) -> Where:
 
 def _places(data: JsonValue, kind: str, selector_text: str) -> list[Where]:
     """Where each value a pointer or path names sits (array indexes as ints); [] when it names none."""
-    from .evidence import PointerError, located as locate, parse_pointer
-    from .jsonquery import QueryError
-
     try:
         pointers = locate(data, kind, selector_text)
         return [tuple(int(t) if t.isdigit() else t for t in parse_pointer(p)) for p in pointers]
@@ -258,8 +257,6 @@ def _places(data: JsonValue, kind: str, selector_text: str) -> list[Where]:
 
 def located(data: JsonValue, kind: str, selector_text: str) -> list[str]:
     """The JSON pointers of the values a selection names: a format's (by the tool's words), a pointer's or a path's."""
-    from . import evidence
-
     if kind != "format":
         return evidence.located(data, kind, selector_text)
     return ["".join("/" + escape_token(str(part)) for part in where) for where in places(data, selector_text)]
@@ -267,8 +264,6 @@ def located(data: JsonValue, kind: str, selector_text: str) -> list[str]:
 
 def cited_value(data: JsonValue, kind: str, selector_text: str) -> JsonValue:
     """What a selection cites, for fingerprints: the value, or the list of values a query or a format selects."""
-    from . import evidence
-
     if kind != "format":
         return evidence.cited_value(data, kind, selector_text)
     picked = _picked(data, selector_text)  # the values, and the unit the tool states for them (time_unit may change)

@@ -5,9 +5,12 @@ Field names and meanings are documented in docs/site.md; SCHEMA_VERSION changes 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Iterable, Iterator
 from urllib.parse import quote
+from xml.sax.saxutils import escape
 
 from .. import __version__
 from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
@@ -170,9 +173,6 @@ def csv_row(cat_slug: str, d: ResolvedDimension) -> list[str]:
 
 def ledger_csv(led: ResolvedLedger) -> bytes:
     """data.csv: one row per dimension (RFC 4180, UTF-8, CRLF line ends), in the index's order."""
-    import csv
-    import io
-
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
@@ -184,8 +184,6 @@ def ledger_csv(led: ResolvedLedger) -> bytes:
 def sitemap(led: ResolvedLedger) -> bytes:
     """sitemap.xml (with base_url: a sitemap needs absolute addresses): the index, every category
     page and every dimension's card, with the ledger's "as of" date."""
-    from xml.sax.saxutils import escape
-
     base = (led.settings.base_url or "").rstrip("/") + "/"
     cards = led.settings.cards
     paths = [""] + [p for c in led.categories

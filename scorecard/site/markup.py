@@ -6,8 +6,10 @@ Everything a ledger writes reaches a page through these functions (or Jinja's au
 from __future__ import annotations
 
 import functools
+import html
 import re
 
+from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 
@@ -35,8 +37,6 @@ def _safe_link(url: str) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _markdown():
-    from markdown_it import MarkdownIt
-
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table")
     md.disable("image")  # an image would be an external request from the reader's browser
@@ -78,8 +78,6 @@ def markdown_inline(text: str | None) -> Markup:
 
 @functools.lru_cache(maxsize=1)
 def _title_markdown():
-    from markdown_it import MarkdownIt
-
     return MarkdownIt("commonmark", {"html": False}).disable(["link", "image", "autolink"])
 
 
@@ -97,8 +95,6 @@ def title_text(text: str | None) -> str:
     """A title as plain text (Markdown marks removed), for <title>, labels, badges and the feed."""
     if not text or not _TITLE_MARKUP.search(text):
         return text or ""
-    import html
-
     return html.unescape(re.sub(r"<[^>]+>", "", _title_markdown().renderInline(text)))
 
 

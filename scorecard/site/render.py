@@ -41,6 +41,7 @@ from .views import (MAX_VIEW_BYTES, MAX_VIEW_LINES, STATUS_LABELS, bar_kind, bar
                     prose_text, json_or_none, carried_as, cited_values, json_lines, measured_detail, measured_text,
                     pointer_anchor,
                     review_counts, standing_text)
+from ..history.timeline import as_data
 
 if TYPE_CHECKING:
     from ..ledger.cache import RenderedPages
@@ -116,8 +117,6 @@ class Site:
 
     def history_pages(self, hist: History) -> Iterator[tuple[str, bytes]]:
         """changes.html, feed.xml and history.json, when the site is built with its history."""
-        from ..history.timeline import as_data
-
         led = self.ledger
         yield "changes.html", self.page("changes.html", "", "changes.html", history=hist)
         base = (led.settings.base_url.rstrip("/") + "/") if led.settings.base_url else ""

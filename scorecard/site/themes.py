@@ -13,6 +13,7 @@ from jinja2.loaders import split_template_path
 from .. import __version__
 from ..core.paths import PathProblem, inside_root, read_regular, user_cache_dir
 from ..core.place import LedgerPlace
+from ..core.findings import finding
 
 
 class _QuietCache(FileSystemBytecodeCache):
@@ -132,8 +133,6 @@ def keep_location(exc: BaseException) -> None:
 
 def template_finding(exc, place: LedgerPlace, theme: Path):
     """A Jinja error as a finding at the template's file and line."""
-    from ..core.findings import finding
-
     if isinstance(exc, TemplateRefused):
         return finding(exc.code, exc.file, (1, 1), exc.message or "", exc.hint)
     name, line = template_location(exc)

@@ -20,6 +20,7 @@ from ..measure.prose import QUOTE, fill, split
 from ..core.paths import name_suffix
 from .markup import markdown_block, markdown_inline
 from .resolve import ResolvedCategory, ResolvedDimension
+from ..measure.evidence import PointerError, resolve_pointer
 
 
 # The only files copied raw into the site: data, plain text and images that cannot script, by
@@ -255,8 +256,6 @@ def json_or_none(raw: bytes) -> JsonValue:
 
 def cited_values(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
     """Each cited pointer of a large artifact with its value (shortened) and who cites it."""
-    from ..measure.evidence import PointerError, resolve_pointer
-
     out = []
     for pointer, by in sorted(cited.items()):
         try:
