@@ -406,3 +406,28 @@ def test_the_interval_ends_ours_and_a_measured_bars_may_be_quoted(tmp_path, quot
         "claim: ahead of the rival's whole interval": f"claim: ahead of the rival's whole interval, {quoted}"}})
     assert [code for code, _ in found if code != "SC513"] == []
     assert [m.split(";")[0].removeprefix("claim says ") for code, m in found if code == "SC513"] == warns
+
+
+# --- pinned by the mutation run of measure.prose and measure.typed ---------------------------------
+
+@pytest.mark.parametrize("text, literal", [
+    ("a ${value", "a ${value"),  # not closed: the rest is kept as written
+    ("a ${nope} b", "a ${nope} b"),  # not a placeholder: kept as written, around it too
+    ("${value 3} ms", "${value 3} ms"),
+])
+def test_a_placeholder_that_cannot_be_read_stays_in_the_text_as_written(text, literal):
+    pieces, slips = prose.split(text)
+    assert slips and "".join(p.text for p in pieces if p.name is None) == literal
+    assert prose.fill(text, {"value": "9 ms"}) == text
+
+
+@pytest.mark.parametrize("text", ["15 per cent of runs", "15 per cent", "a 15 per cent, then"])
+def test_per_cent_is_a_percentage_wherever_it_stands(text):
+    assert [(w.text, w.unit) for w in typed.written_numbers(text)] == [("15 per cent", "%")]
+
+
+def test_per_a_word_that_is_no_unit_is_not_part_of_the_unit():
+    assert [(w.text, w.unit) for w in typed.written_numbers("13 ms per flurb")] == [("13 ms", "ms")]
+    assert [(w.text, w.unit) for w in typed.written_numbers("13 ms per request")] == [("13 ms per request",
+                                                                                        "ms/request")]
+    assert warned("13 ms per flurb", Known(12, "ms", "the value")) == ["13 ms"]
