@@ -24,6 +24,7 @@ from . import pipeline, report
 from ..core.git import GitError, run
 from ..core.paths import name_suffix
 from ..ledger.load import MemoryParseCache
+from ..site.views import RAW_TYPES
 from .pipeline import BuildState
 from .watching import WATCHED, watch
 
@@ -176,15 +177,11 @@ class Rebuilder:
         """Rebuild on every change until stop is set (watching.py: notifications, else polling)."""
         watch(self, stop, interval)
 
-# What the site holds (see views.RAW_SUFFIXES), by suffix; anything else is served as bytes to save.
+# What the site holds, by suffix: the files it writes itself, and the ledger's files it copies raw (views.RAW_TYPES);
+# anything else is served as bytes to save.
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
-         ".js": "text/javascript; charset=utf-8",
-         ".svg": "image/svg+xml", ".json": "application/json", ".xml": "application/atom+xml",
-         ".txt": "text/plain; charset=utf-8", ".text": "text/plain; charset=utf-8", ".log": "text/plain; charset=utf-8",
-         ".md": "text/plain; charset=utf-8", ".csv": "text/csv; charset=utf-8",
-         ".tsv": "text/tab-separated-values; charset=utf-8", ".yaml": "text/plain; charset=utf-8",
-         ".yml": "text/plain; charset=utf-8", ".toml": "text/plain; charset=utf-8", ".png": "image/png",
-         ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp", ".avif": "image/avif"}
+         ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml", ".xml": "application/atom+xml",
+         **RAW_TYPES}
 # Files the site writes itself may be active (its pages, styles, scripts, badges); a ledger's own
 # files are only under _files/, where nothing but the allowlisted types is ever copied raw.
 MAX_SERVED = 256 * 1024 * 1024

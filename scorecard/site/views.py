@@ -27,8 +27,14 @@ from ..measure.evidence import PointerError, resolve_pointer
 # their (case-insensitive) suffix. Anything else a trace cites (HTML, SVG, XHTML, scripts, PDFs,
 # archives...) gets a page showing it as escaped text, or saying it is not shown: a browser must
 # never run or style with a file a pull request added, on the site's own origin.
-RAW_SUFFIXES = frozenset({".json", ".md", ".txt", ".text", ".log", ".csv", ".tsv", ".yaml", ".yml", ".toml",
-                          ".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif"})
+# Each with the Content-Type serve gives it (the one list both read).
+RAW_TYPES = {".json": "application/json", ".md": "text/plain; charset=utf-8", ".txt": "text/plain; charset=utf-8",
+             ".text": "text/plain; charset=utf-8", ".log": "text/plain; charset=utf-8",
+             ".csv": "text/csv; charset=utf-8", ".tsv": "text/tab-separated-values; charset=utf-8",
+             ".yaml": "text/plain; charset=utf-8", ".yml": "text/plain; charset=utf-8",
+             ".toml": "text/plain; charset=utf-8", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+             ".gif": "image/gif", ".webp": "image/webp", ".avif": "image/avif"}
+RAW_SUFFIXES = frozenset(RAW_TYPES)
 
 
 VIEWED_SUFFIXES = frozenset({".json", ".md"})  # a readable page beside the raw copy
