@@ -256,3 +256,28 @@ def test_fast_path_names_what_changed_in_a_suspect_claim_as_the_full_build_does(
     assert "<code>claim: &#34;12 req/s&#34; → &#34;12.9 req/s&#34;</code>".encode() in fast
     rebuilder.rebuild()
     assert (site / "core/index.html").read_bytes() == fast
+
+
+def test_fast_path_never_reads_through_a_folder_turned_into_a_link_out_of_the_root(tmp_path):
+    """claims/ is a link inside the ledger when serve builds, then is pointed outside it: the fast path declines
+    (the full build refuses the link) instead of reading the outside files."""
+    import shutil
+
+    from scorecard.cli.serve import Rebuilder
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    (root / "claims").rename(root / "claims_in")
+    (root / "claims").symlink_to("claims_in")
+    rebuilder = Rebuilder(root, tmp_path / "site", echo=lambda _: None)
+    rebuilder.rebuild()
+    assert rebuilder.state is not None
+    outside = tmp_path / "outside"
+    shutil.copytree(root / "claims_in", outside)
+    beta = outside / "core/beta.yaml"
+    beta.write_text(beta.read_text().replace("Beta latency", "SECRET from outside"))
+    (root / "claims").unlink()
+    (root / "claims").symlink_to(outside)
+    current = rebuilder.inputs()
+    changed = {p for p in current if current[p] != rebuilder.snapshot.get(p)}
+    assert changed and rebuilder.refresh(changed, current) is False
+    assert not any(b"SECRET" in page for page in rebuilder.memory.values())

@@ -1,6 +1,6 @@
 """The one orchestrator: load -> check -> resolve -> render -> write.
 
-Lazy imports: the site's stages (jinja2, Markdown, resolve, render, write) and the history walk, inside build
+Lazy imports: the site's stages (jinja2, resolve, render, themes, write) and the history walk, inside build
 and refresh: validate, the pre-commit hook's path, never loads them.
 """
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.paths import PathProblem, builtin_templates
 from ..core.place import LedgerPlace
 from ..core.statuses import display_key
 from ..ledger.cache import ParsedFiles, RenderedPages, ledger_folder, open_ledger_folder
@@ -18,7 +19,6 @@ from ..ledger.load import ParseCache, read_document, stream_ledger
 from ..ledger.records import CheckResult
 from ..ledger.stamps import explain_records, explain_suspects
 from ..measure.evidence import ArtifactStore
-from ..core.paths import builtin_templates
 
 if TYPE_CHECKING:
     from ..ledger.records import Ledger
@@ -145,7 +145,11 @@ def refresh(state: BuildState, files: list[str], cache: ParseCache) -> dict[str,
         if rel not in where:
             return None
         found: list = []
-        doc = read_document(place, place.root / rel, found, cache)
+        try:
+            path = place.path(rel)  # inside the root as it is now (a folder on the way may have become a link)
+        except PathProblem:
+            return None
+        doc = read_document(place, path, found, cache)
         if doc.data is None:
             return None
         record, more = check_one(doc, resolved.categories[where[rel][0]].slug, ledger.settings, state.store)

@@ -1,6 +1,9 @@
 """`scorecard init` and `scorecard new`: ledgers and records that validate as they stand.
 
 Both check every target before writing anything, so a refusal changes nothing.
+
+Lazy imports: the workflow (init --ci github) and the measure layer (new --evidence), where they are used:
+`scorecard init` and a plain `new` load neither.
 """
 
 from __future__ import annotations
@@ -16,12 +19,6 @@ from ..core.findings import UserError
 from ..ledger.load import CATEGORY_FILE, SETTINGS_FILE, SLUG_RE
 from ..ledger.model import MODELS, json_schema
 from ..core.statuses import MEASURED, STATUSES
-from ..core.paths import PathProblem
-from ..core.place import LedgerPlace
-from ..measure import tools
-from ..measure.evidence import ArtifactStore
-from ..measure.selection import Refused
-from .workflow import running_install_spec, workflow_text
 
 
 class ScaffoldRefused(UserError):
@@ -182,6 +179,8 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci
     }
     note = ""
     if ci == "github":
+        from .workflow import running_install_spec, workflow_text
+
         spec, note = install or running_install_spec()
         files[".github/workflows/scorecard.yml"] = workflow_text(spec, note)
     folder.mkdir(parents=True, exist_ok=True)
@@ -228,6 +227,11 @@ class Detected:
 
 def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None) -> Detected | None:
     """The tool that wrote evidence/<evidence> (fmt, or recognised by its keys), or None for a file of no tool's."""
+    from ..core.paths import PathProblem
+    from ..core.place import LedgerPlace
+    from ..measure import tools
+    from ..measure.evidence import ArtifactStore
+    from ..measure.selection import Refused
 
     try:
         art = ArtifactStore(LedgerPlace.at(root)).get(f"evidence/{evidence}")

@@ -2,7 +2,9 @@
 
 One `LedgerPlace` is made per run, by the pipeline (or a command), and handed down: no stage below the
 pipeline takes a bare root path, so every read inside the ledger goes through the same checks
-(core/paths.py), git is asked for the repository once, and every stage reckons from the same date.
+(core/paths.py), git is asked for the repository once, and every stage reads the run's dates from one value:
+the check's today, and the date SOURCE_DATE_EPOCH pins (the site's "as of" without it is the newest date in
+the data, never the clock).
 
 Lazy import: core.git, on first use (the pre-commit hook's validate of a ledger without stamps never runs git).
 """
@@ -13,13 +15,10 @@ import os
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .dates import utc_date
-from .paths import inside_root, read_regular, resolve_inside
+from .paths import inside_root, resolve_inside
 
-if TYPE_CHECKING:
-    from .git import GitError
 
 
 def source_date() -> date | None:
@@ -43,7 +42,7 @@ class LedgerPlace:
     today: date
     source_date: date | None = None
     real: Path = field(init=False)
-    _repo: list[tuple[Path, str] | GitError] = field(init=False, repr=False)  # [] until asked, then git's answer
+    _repo: list[tuple[Path, str] | str] = field(init=False, repr=False)  # [] until asked, then git's answer or error
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "real", self.root.resolve())
@@ -61,10 +60,6 @@ class LedgerPlace:
     def path(self, rel: str) -> Path:
         """The path of a ledger file named by rel; core.paths.PathProblem when it is unsafe or leaves the root."""
         return resolve_inside(self.root, rel, self.real)
-
-    def read(self, rel: str, limit: int) -> bytes:
-        """The bytes of the regular file rel names, at most limit of them; PathProblem (or OSError) otherwise."""
-        return read_regular(self.path(rel), rel, limit)
 
     def rel(self, path: Path) -> str:
         """A path under the root, as the ledger names it (forward slashes)."""
@@ -85,10 +80,10 @@ class LedgerPlace:
             try:
                 self._repo.append(git.repo_prefix(self.root))
             except git.GitError as exc:
-                self._repo.append(exc)
+                self._repo.append(str(exc))  # the message: a fresh error each time, no traceback kept
         found = self._repo[0]
-        if isinstance(found, git.GitError):
-            raise found
+        if isinstance(found, str):
+            raise git.GitError(found)
         return found
 
     def last_commit_date(self, paths: list[str]) -> date | None:

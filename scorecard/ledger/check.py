@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 import typing
+from datetime import date
 from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
@@ -32,6 +33,7 @@ def check(loaded: LoadedLedger, store: ArtifactStore, keep_marks: bool = False) 
     parsed, and load's findings are taken once all are.
     """
     findings: list[Finding] = []
+    today = loaded.place.today
     settings = _validate(loaded.settings, Settings, findings) if loaded.settings else None
     if settings is None:
         # defaults for the rest:
@@ -56,7 +58,7 @@ def check(loaded: LoadedLedger, store: ArtifactStore, keep_marks: bool = False) 
             model = _validate(doc, Dimension, findings)
             if model is None:
                 continue
-            record = _checked(DimensionRecord(dim_id, cat.slug, doc, model), settings, store, findings)
+            record = _checked(DimensionRecord(dim_id, cat.slug, doc, model), settings, store, today, findings)
             if not keep_marks:  # the model holds everything later stages read
                 doc.marks = doc.key_marks = {}
                 doc.data = None
@@ -81,15 +83,16 @@ def check_one(doc: Document, category: str, settings: Settings,
     model = _validate(doc, Dimension, findings)
     if model is None:
         return None, findings
-    record = _checked(DimensionRecord(Path(doc.file).stem, category, doc, model), settings, store, findings)
+    record = _checked(DimensionRecord(Path(doc.file).stem, category, doc, model), settings, store, store.place.today,
+                      findings)
     return record, findings
 
 
-def _checked(record: DimensionRecord, settings: Settings, store: ArtifactStore,
+def _checked(record: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
              findings: list[Finding]) -> DimensionRecord:
     """The record after its rules ran (findings appended), with its measurement and its review when it has them;
-    ages and dates in the future are reckoned from the ledger's place's date (the store's place is the ledger's)."""
-    return rules.check_dimension(record, settings, store, store.place.today, findings)
+    ages and dates in the future are reckoned from today (the ledger's place's)."""
+    return rules.check_dimension(record, settings, store, today, findings)
 
 
 # --- schema errors as findings --------------------------------------------------------------

@@ -6,7 +6,8 @@ files, so regenerating an artifact with the same cited numbers keeps the review 
 When a stamp no longer matches, git is asked for the version of the ledger in which the stamp
 was written, so the finding can name what changed (`evidence/x.json#/p50_ms: 33 → 35.5`).
 
-Lazy import: core.git, when a suspect claim is explained (validate of a ledger with no suspect never runs git).
+Lazy imports: core.git and ledger.versions, when a suspect claim is explained (validate of a ledger with no
+suspect never runs git).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from ..core.statuses import MEASURED
 from ..core.paths import PathProblem, is_url, normalise
 from ..measure import stats
 from ..measure.evidence import escape_token
-from .versions import artifact_at, record_at
 
 if TYPE_CHECKING:
     from ..core import git
@@ -229,6 +229,8 @@ def _blob_at(reader: git.BlobReader, at: str, rel: str) -> bytes | None:
 
 def _covered_at(read: Callable[[str], bytes | None], file: str, stamp: str) -> dict[str, object] | None:
     """The covered values of one committed version of a record (read gives its files), if its stamp holds."""
+    from .versions import artifact_at, record_at
+
     raw = read(file)
     if raw is None or stamp.encode() not in raw:
         return None

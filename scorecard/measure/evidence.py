@@ -1,7 +1,7 @@
 """Evidence artifacts: JSON files read once, and RFC 6901 pointers into them.
 
-Lazy import: core.git, when an artifact's commit date is asked (validate without evidence-age limits never
-runs git).
+Lazy imports: core.git, when an artifact's commit date is asked (validate without evidence-age limits never
+runs git); jsonquery, for a path: query only.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from pathlib import Path
 
 from ..core.findings import kind_of
 from ..core.paths import MAX_ARTIFACT_BYTES, PathProblem, file_kind, normalise, read_regular
-from .jsonquery import QueryError, find
 
 if TYPE_CHECKING:
     from ..core.place import LedgerPlace
@@ -293,6 +292,7 @@ def select(data: JsonValue, kind: str, selector: str) -> list[JsonValue]:
     """The values a pointer or JSONPath query selects (a pointer always selects one)."""
     if kind == "pointer":
         return [resolve_pointer(data, selector)]
+    from .jsonquery import QueryError, find
     try:
         return [value for value, _ in find(selector, data)]
     except QueryError as exc:
@@ -303,6 +303,7 @@ def located(data: JsonValue, kind: str, selector: str) -> list[str]:
     """The JSON pointers of the values a selection names (where the evidence page highlights them)."""
     if kind == "pointer":
         return [selector]
+    from .jsonquery import find
     return ["".join("/" + escape_token(str(part)) for part in where) for _, where in find(selector, data)]
 
 

@@ -5,6 +5,9 @@ how runs reduce to a statistic stats', and whether a formula is a definition for
 module puts them together: a selection, runs, an interval the artifact states (with its level),
 or a value derived from named inputs, in the result's unit. Judging it against the bar is
 compare's job.
+
+Lazy imports: expr and formula (and algebra through them), for a derived value only: the hook's validate of a
+ledger without one does not load them.
 """
 
 from __future__ import annotations
@@ -22,8 +25,6 @@ from ..core.paths import PathProblem
 from . import toolread
 from .measured import Measurement, Source
 from .selection import Loc, Problem, refuse, Refused, check_stated_unit, numbers
-from . import expr as expressions
-from .formula import LITERAL_HINT, check_definition, check_inputs, check_shape
 
 GetArtifact = Callable[[str], Artifact]
 __all__ = ["Loc", "Measurement", "Problem", "Reading", "Source", "read", "unit_problem"]
@@ -263,6 +264,8 @@ def _with_interval(result, get: GetArtifact, src: Source, others: int = 0) -> Me
 
 
 def _derived(result, get: GetArtifact, out: Reading, others: int = 0) -> Measurement:
+    from . import expr as expressions
+    from .formula import LITERAL_HINT, check_definition, check_inputs, check_shape
 
     check_shape(result)
     loc = ("result",)
@@ -343,6 +346,8 @@ def _same_field_same_unit(sources: list[Source]) -> None:
 def _derived_interval(result, tree, value, sources: list[Source], with_interval: list[Source],
                       text: str) -> Measurement:
     """A derived value with the interval its inputs' intervals give it through the formula."""
+    from . import expr as expressions
+
     ends = {}
     for src in sources:
         factor = units.parse(src.unit or "x").factor

@@ -1,5 +1,7 @@
 """Selecting numbers in an artifact: an RFC 6901 pointer or an RFC 9535 JSONPath query, where each selected
 value sits, and the unit the artifact states for it. Problems are values (a rule code at a place in the record).
+
+Lazy import: jsonquery, for a path: query only (the hook's validate of a ledger without one does not load it).
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from dataclasses import dataclass
 from . import units
 from .evidence import Artifact, JsonValue, PointerError, is_number, parse_pointer, resolve_pointer
 from ..core.findings import kind_of
-from .jsonquery import QueryError, find
 
 Loc = tuple[str | int, ...]  # a position inside the record, e.g. ("result", "inputs", "ours", "path")
 
@@ -84,6 +85,8 @@ def numbers(art: Artifact, kind: str, selector: str, loc: Loc, bound: bool = Fal
 
 
 def _query(art: Artifact, query: str, loc: Loc) -> tuple[list[JsonValue], list[Where]]:
+    from .jsonquery import QueryError, find
+
     try:
         nodes = find(query, art.data)
     except QueryError as exc:

@@ -1,5 +1,7 @@
 """Reading by a tool's own words (`format:`, `benchmark:`, `metric:`, `stat:`), and a pointer or path into a file
 a tool's signature recognises, judged by the same semantics: its failed runs, its units, its short form.
+
+Lazy import: jsonquery, for a path: query only (the hook's validate of a ledger without one does not load it).
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from .measured import Source
 from .selection import Loc, Problem, Refused, Where, refuse, value_at
 from . import evidence
 from .evidence import PointerError, located as locate, parse_pointer
-from .jsonquery import QueryError
 from .like import same
 
 GetArtifact = Callable[[str], Artifact]
@@ -248,6 +249,8 @@ def _first_place(data: JsonValue, kind: str, selector_text: str) -> Where:
 
 def _places(data: JsonValue, kind: str, selector_text: str) -> list[Where]:
     """Where each value a pointer or path names sits (array indexes as ints); [] when it names none."""
+    from .jsonquery import QueryError
+
     try:
         pointers = locate(data, kind, selector_text)
         return [tuple(int(t) if t.isdigit() else t for t in parse_pointer(p)) for p in pointers]
