@@ -112,3 +112,20 @@ def test_diff_names_a_bar_pointed_elsewhere_as_a_typed_choice(tmp_path):
     assert before["sota selection evidence/rival.json#pointer"] == "/rival"
     assert after["sota selection evidence/rival.json#pointer"] == "/ours"
     assert before["sota.result.unit"] == "ms"
+
+
+def test_against_a_measured_bar_the_missing_end_named_is_the_one_missing():
+    """Ours with no high end (lower is better: the worst case) against a bar read with its whole interval: the
+    finding names our missing end; a single number of ours against a bar with no near end names the bar's."""
+    sota = type("S", (), {"value": None, "unit": None, "better": "lower", "stat": None, "kind": "reproduced"})()
+    whole = compare.Bar.of(sota, Measurement(20.0, "ms", (), low=19.0, high=21.0, interval_from="ci", level=0.975))
+    ours = Measurement(10.0, "ms", (), low=9.0, high=None, interval_from="ci", level=0.975, needs_high=36)
+    c = compare.compare(ours, whole, 0.05)
+    problem = compare.judge("leads", ours, c, whole)
+    assert problem is not None and "has no high end" in problem.message and "bar with no" not in problem.message
+    open_end = compare.Bar.of(sota, Measurement(10.6, "ms", (), low=None, high=12.0, interval_from="ci",
+                                                level=0.975, needs_low=7))
+    single = Measurement(8.0, "ms", ())
+    c = compare.compare(single, open_end, 0.05)
+    problem = compare.judge("leads", single, c, open_end)
+    assert problem is not None and "meets a bar with no low end" in problem.message and "needs 7 runs" in problem.message

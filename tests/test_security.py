@@ -120,8 +120,11 @@ def test_read_regular_refuses_specials_and_sizes_at_the_boundary(tmp_path):
 
 @pytest.mark.parametrize("raw, error", [
     (b'{"a": 1, "a": 2}', "duplicate key 'a'"),
+    (b'{"x": 0, "a": 1, "a": 2, "c": 3}', "duplicate key 'a'"),  # the key repeated is named, wherever it is
     (b'{"a": 1e400}', "too large"),
     (b'{"a": "\\ud800"}', "surrogate"),
+    (b'{"\\ud800": 1}', "surrogate"),  # in a key
+    (b'{"a": ["ok", "\\udc00"]}', "surrogate"),  # in a list
     (b'{"a": NaN}', "NaN is not valid JSON"),
 ])
 def test_artifacts_that_json_would_take_silently_are_errors(raw, error):

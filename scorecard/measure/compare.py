@@ -127,7 +127,7 @@ def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
     c_margin = exact_margin(m.value, mine, sota.value, theirs, sota.better)
     within = within_tolerance(m.value, mine, sota.value, theirs, tolerance)
     bar = sota.measured if isinstance(sota, Bar) and sota.has_interval else None
-    ours = bool(m.interval_from) or m.low is not None or m.high is not None or m.missing_end is not None
+    ours = m.has_interval
     if not ours and bar is None:
         return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, within=within)
     # An end the runs cannot give is unbounded: the interval then reaches past the bar on that side.
@@ -304,7 +304,7 @@ def _reaches(m: Measurement, c: Comparison, which: str, bar: Bar | None = None) 
         return "reaches the bar" + ("'s interval" if bar is not None and bar.has_interval else "")
     lower_is_better = c.better == "lower"
     end = ("high" if lower_is_better else "low") if which == "worst" else ("low" if lower_is_better else "high")
-    ours_has = bool(m.interval_from) or m.low is not None or m.high is not None or m.missing_end is not None
+    ours_has = m.has_interval
     if (not ours_has or (m.low if end == "low" else m.high) is not None) and bar is not None and \
             bar.measured is not None:  # our end exists: the bar's far end is the one missing
         b = bar.measured

@@ -62,6 +62,12 @@ class Measurement:
         return self.summary.coverage if self.summary and self.interval_from == "ci" else None
 
     @property
+    def has_interval(self) -> bool:
+        """Whether the value has an interval, or an end of one its runs cannot give."""
+        return bool(self.interval_from or self.low is not None or self.high is not None or
+                    self.missing_end is not None)
+
+    @property
     def missing_end(self) -> tuple[str, int] | None:
         """Where an end of a computed interval does not exist: ('low' or 'high', runs it needs); the low end first."""
         if self.interval_from != "ci":
@@ -97,6 +103,4 @@ class Bar:
     @property
     def has_interval(self) -> bool:
         """Whether the bar has an interval (or an end its runs cannot give) that the verdict must clear."""
-        m = self.measured
-        return m is not None and bool(m.interval_from or m.low is not None or m.high is not None or
-                                      m.missing_end is not None)
+        return self.measured is not None and self.measured.has_interval
