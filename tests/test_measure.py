@@ -286,3 +286,14 @@ def test_no_gap_of_any_sign_is_a_percentage_of_100_or_more(value, bar, better):
     words = compare.gap_words(c)
     if "%" in words:
         assert float(words.split("%")[0].removeprefix("less than ")) < 100, words
+
+
+def test_a_range_is_shown_in_the_unit_a_reader_would_write():
+    """Pinned by the mutation run of measure.numfmt: a range without a unit is its two numbers as they are; with one,
+    both ends are scaled into the unit the larger end (or like) would be shown in."""
+    from scorecard.measure.numfmt import fmt_range
+
+    assert fmt_range(1, 2, None) == "1–2" and fmt_range(1.5, 2.5, "") == "1.5–2.5"
+    assert fmt_range(0.0299, 0.0304, "s") == "29.9–30.4 ms"
+    assert fmt_range(0.0299, 0.0304, "s", like=2.0) == "0.0299–0.0304 s"
+    assert fmt_range(-1, 0, "ms") == "-1–0 ms"  # a high end of 0 scales nothing
