@@ -128,4 +128,31 @@ def test_against_a_measured_bar_the_missing_end_named_is_the_one_missing():
     single = Measurement(8.0, "ms", ())
     c = compare.compare(single, open_end, 0.05)
     problem = compare.judge("leads", single, c, open_end)
-    assert problem is not None and "meets a bar with no low end" in problem.message and "needs 7 runs" in problem.message
+    assert problem is not None and "meets a bar with no low end" in problem.message
+    assert "needs 7 runs" in problem.message
+
+
+def test_each_side_is_read_once_and_again_only_where_both_have_intervals(tmp_path, monkeypatch):
+    """Issue 25: one reading per side; a second only at the level k intervals need, where both sides have one (a
+    single number reads the same whatever k is)."""
+    from scorecard.ledger import bars
+
+    root = copy_ledger(LEDGERS / "good" / "reproduced-bar", tmp_path / "l")
+    rival = root / "evidence/rival.json"
+    rival.write_text(json.dumps({**json.loads(rival.read_text()), "single": 9.5}))
+    alpha = root / "claims/core/alpha.yaml"
+    alpha.write_text(alpha.read_text().replace("  pointer: /ours\n", "  pointer: /single\n"))
+    calls: list[tuple[str | None, int]] = []
+    real = bars.measure.read
+
+    def counted(spec, get, others=0):
+        calls.append((spec.pointer, others))
+        return real(spec, get, others)
+
+    monkeypatch.setattr(bars.measure, "read", counted)
+    result, store = pipeline.validate(root)
+    assert result.findings == []
+    assert calls[:2] == [("/single", 0), ("/rival", 0)] and ("/single", 1) not in calls  # alpha: each side once
+    assert len(calls) == 2 + 4 + 4  # beta and gamma: both sides with intervals, each read again at k = 2
+    [a] = [d for d in result.ledger.dimensions() if d.id == "alpha"]
+    assert a.measurement == real(a.model.result, store.get, 1).measurement  # what reading it again would give

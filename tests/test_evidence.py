@@ -24,7 +24,8 @@ def test_rfc6901_examples_resolve(pointer, expected):
 
 
 @pytest.mark.parametrize("pointer,syntax", [
-    ("foo", True), ("/m~2n", True), ("/m~", True), ("/m~0~2", True), ("/m~1~", True), ("/foo/-", False), ("/foo/01", False), ("/foo/2", False),
+    ("foo", True), ("/m~2n", True), ("/m~", True), ("/m~0~2", True), ("/m~1~", True),
+    ("/foo/-", False), ("/foo/01", False), ("/foo/2", False),
     ("/foo/x", False), ("/missing", False), ("/foo/0/deeper", False),
 ])
 def test_bad_pointers(pointer, syntax):

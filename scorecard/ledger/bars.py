@@ -48,17 +48,29 @@ def check_form(rec: DimensionRecord, findings: list[Finding]) -> bool:
 def read_both(rec: DimensionRecord, store: ArtifactStore, findings: list[Finding],
               ours: bool) -> tuple[Measurement | None, Measurement | None]:
     """(our measurement, the bar's from sota.result), each read with k counting the other's intervals; None for a
-    side that is not there or cannot be read (the findings say why)."""
+    side that is not there or cannot be read (the findings say why).
+
+    Each side is read once, and again only where both sides have intervals (its own are then taken at the level k
+    intervals need) or where it could not be read (its findings then speak of k intervals): a side without an
+    interval reads the same whatever k is."""
     model = rec.model
     bar_spec = model.sota.result
     if bar_spec is None:
         return (read(rec, model.result, (), store, findings) if ours else None), None
-    first = measure.read(model.result, store.get).measurement if ours else None  # how many intervals each side has
-    bar_first = measure.read(bar_spec, store.get).measurement
-    mine = read(rec, model.result, (), store, findings, measure.intervals(bar_first) if bar_first else 0) \
-        if ours else None
-    bar = read(rec, bar_spec, ("sota",), store, findings, measure.intervals(first) if first else 0)
+    first = measure.read(model.result, store.get) if ours else None
+    bar_first = measure.read(bar_spec, store.get)
+    k_ours = measure.intervals(first.measurement) if first is not None and first.measurement else 0
+    k_bar = measure.intervals(bar_first.measurement) if bar_first.measurement else 0
+    mine = found(rec, _again(first, model.result, store, k_bar), (), findings) if first is not None else None
+    bar = found(rec, _again(bar_first, bar_spec, store, k_ours), ("sota",), findings)
     return mine, bar
+
+
+def _again(first: measure.Reading, spec, store: ArtifactStore, others: int) -> measure.Reading:
+    """first, or spec read again with the other side's intervals counted, where they change it."""
+    if not others or (first.measurement is not None and not measure.intervals(first.measurement)):
+        return first
+    return measure.read(spec, store.get, others)
 
 
 def check_pair(rec: DimensionRecord, mine: Measurement, bar: Measurement, store: ArtifactStore,
@@ -112,8 +124,13 @@ def read(rec: DimensionRecord, spec, prefix: tuple, store: ArtifactStore, out: l
          others: int = 0) -> Measurement | None:
     """The measurement a result (ours, or the bar's under prefix sota) names, or None after recording in out why it
     cannot be had."""
+    return found(rec, measure.read(spec, store.get, others), prefix, out)
+
+
+def found(rec: DimensionRecord, reading: measure.Reading, prefix: tuple, out: list[Finding]) -> Measurement | None:
+    """A reading's measurement, or None after recording its problems in out as findings at their places in the
+    record (under prefix: ('sota',) for the bar's)."""
     doc = rec.doc
-    reading = measure.read(spec, store.get, others)
     for p in reading.problems:
         at_key = p.loc[-1] in KEY_LOCS or p.loc[-2:-1] == ("inputs",)
         loc = prefix + p.loc
