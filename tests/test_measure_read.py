@@ -251,3 +251,37 @@ def test_a_trail_never_rests_on_an_interval_end_the_runs_cannot_give(stat, bette
     problem = compare.judge("trails", m, c)
     assert problem is not None and problem.code == "SC506"
     assert f"has no {end} end: 10 runs cannot give it at 95% (the {stat} needs 36)" in problem.message
+
+
+# --- k: the intervals one verdict rests on (pinned by the mutation run of measure.reading) ----------------
+
+def test_intervals_counts_those_the_verdict_rests_on():
+    single = measured({"v": 9.5}, {"evidence": "evidence/r.json", "pointer": "/v", "unit": "ms"})
+    runs = measured({"runs": RUNS}, {"evidence": "evidence/r.json", "pointer": "/runs", "unit": "ms"})
+    own = measured(*own_interval(12.0, 10.0, 15.0))
+    missing = measured({"runs": RUNS}, {"evidence": "evidence/r.json", "pointer": "/runs", "unit": "ms",
+                                        "stat": "p90"})
+    assert [measure.intervals(m) for m in (single, runs, own, missing)] == [0, 1, 1, 1]
+    data = {"a": RUNS, "b": RUNS, "c": 3.0}
+    two = derived("a + b", "ms", {"pointer": "/a", "unit": "ms"}, {"pointer": "/b", "unit": "ms"}, data)
+    one = derived("a + b", "ms", {"pointer": "/a", "unit": "ms"}, {"pointer": "/c", "unit": "ms"}, data)
+    assert (measure.intervals(two), measure.intervals(one)) == (2, 1)
+
+
+def test_an_interval_is_taken_at_the_level_every_interval_of_the_verdict_needs():
+    """others (the bar's intervals) widen k: a stated level that does for one interval does not for two, and a
+    formula's input over runs is then taken at 97.5 %."""
+    data, result = own_interval(12.0, 10.0, 15.0, level=0.97)
+    art = Artifact("evidence/r.json", data)
+    spec = Result.model_validate(result)
+    assert measure.read(spec, lambda rel: art, 0).problems == []
+    [problem] = measure.read(spec, lambda rel: art, 1).problems
+    assert problem.code == "SC320" and "needs each at 0.975" in problem.message
+    formula = Result.model_validate({"unit": "ms", "expr": "a + c", "inputs": {
+        "a": {"evidence": "evidence/r.json", "pointer": "/a", "unit": "ms"},
+        "c": {"evidence": "evidence/r.json", "pointer": "/c", "unit": "ms"}}})
+    both = Artifact("evidence/r.json", {"a": RUNS, "c": 3.0})
+    alone, beside = (measure.read(formula, lambda rel: both, k).measurement for k in (0, 1))
+    assert alone is not None and beside is not None
+    assert (alone.level, beside.level) == (pytest.approx(0.95), pytest.approx(0.975))
+    assert beside.low <= alone.low and beside.high >= alone.high  # the higher level: never a narrower interval
