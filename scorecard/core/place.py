@@ -20,7 +20,6 @@ from .dates import utc_date
 from .paths import inside_root, resolve_inside
 
 
-
 def source_date() -> date | None:
     """The date SOURCE_DATE_EPOCH names, or None when it is not set."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()

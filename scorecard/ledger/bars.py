@@ -8,11 +8,10 @@ clear the bar's interval as well as its own.
 from __future__ import annotations
 
 from ..core.findings import Finding, finding
-from ..measure import reading as measure
+from ..measure import like, reading as measure
 from ..measure.evidence import ArtifactStore
 from ..measure.reading import Measurement
 from .records import DimensionRecord
-from ..measure import like
 
 # Problems about a whole mapping point at its key; the rest at the value.
 KEY_LOCS = frozenset({"result", "low", "high", "inputs"})
