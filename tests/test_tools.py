@@ -695,3 +695,50 @@ def test_asvs_benchmarks_json_is_read_only_inside_the_root(tmp_path):
                                   "benchmark": "benchmarks.track_answer"})
     got = measure.read(spec, store.get)
     assert [(p.code, p.loc) for p in got.problems] == [("SC511", ("result", "format"))]
+
+
+# --- the names a refusal lists (pinned by the mutation run of measure.tools.base) -------------------------
+
+def _request(benchmark: str | None, stat: str = "median"):
+    from scorecard.measure.tools.base import Request
+
+    return Request(benchmark, None, stat, ("result",), "evidence/x.json", lambda rel: None)
+
+
+def _refusal(names: list[str], benchmark: str | None) -> str:
+    from scorecard.measure.selection import Refused
+    from scorecard.measure.tools.base import entry
+
+    with pytest.raises(Refused) as info:
+        entry([(n, (i,)) for i, n in enumerate(names)], _request(benchmark), "hyperfine")
+    return info.value.problem.message + " | " + info.value.problem.hint
+
+
+@pytest.mark.parametrize("count, listed, more", [(8, 8, False), (9, 8, True)])
+def test_a_refusal_lists_at_most_eight_names(count, listed, more):
+    names = [f"bench-{i}" for i in range(count)]
+    unnamed = _refusal(names, None)
+    assert unnamed.count("'bench-") == listed + 1 and unnamed.endswith("add benchmark: 'bench-0'")  # and the hint's
+    assert (", ...)" in unnamed) is more and f"holds {count} benchmarks" in unnamed
+    unknown = _refusal(names, "zzzz")
+    assert unknown.split(" | ")[1].count("'bench-") == listed and unknown.endswith(", ...") is more
+    assert unknown.split(" | ")[1].startswith("known: 'bench-0'")
+
+
+def test_a_refusal_of_no_entries_and_of_two_of_one_name():
+    assert "holds 0 benchmarks" in _refusal([], None) and _refusal([], None).endswith("check that this is the file "
+                                                                                      "meant")
+    assert "2 benchmarks are named 'a'" in _refusal(["a", "a", "b"], "a")
+    assert "did you mean 'alpha'?" in _refusal(["alpha", "beta"], "alpah")
+
+
+def test_a_statistic_the_tool_writes_as_no_number_is_refused_with_those_it_does():
+    from scorecard.measure.selection import Refused
+    from scorecard.measure.tools.base import statistic
+
+    fields = {"median": ("m",), "mean": ("a",)}
+    data = {"m": "n/a", "a": 1.5}
+    with pytest.raises(Refused) as info:
+        statistic(_request(None, "median"), fields, data, "s", "in seconds", "the file holds no runs")
+    assert "reports no median here" in info.value.problem.message and "stat: is one of mean " in info.value.problem.hint
+    assert statistic(_request(None, "mean"), fields, data, "s", "in seconds", "alone").where == (("a",),)
