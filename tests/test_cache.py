@@ -288,3 +288,26 @@ def test_scorecard_cache_shows_the_bound(tmp_path):
     (home / "scorecard" / "builds-x" / "one").mkdir(parents=True)
     proc = run_cli("cache", env={"XDG_CACHE_HOME": str(home), "SCORECARD_CACHE_MB": "64"})
     assert proc.returncode == 0 and "kept within 64.0 MB" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_warm_run_parses_only_the_files_it_does_not_know_and_each_once(ledger, monkeypatch):
+    """Pinned by the mutation run of ledger.load: with one record changed, one file is parsed, once (the others come
+    from the warm cache); an unreadable file is reported, never handed to the parser."""
+    from scorecard.ledger import load
+
+    for _ in range(2):
+        pipeline.validate(ledger, warm=True)
+    claim = ledger / "claims/cost-efficiency/energy-efficiency.yaml"
+    claim.write_text(claim.read_text().replace("title:", "title: Changed,", 1))
+    os.mkfifo(ledger / "claims/cost-efficiency/zz-fifo.yaml")  # unreadable: reported, never parsed
+    parsed: list[str] = []
+    real = load.parse_bytes
+
+    def counted(raw, doc, found):
+        parsed.append(doc.file)
+        return real(raw, doc, found)
+
+    monkeypatch.setattr(load, "parse_bytes", counted)
+    result, _ = pipeline.validate(ledger, warm=True)
+    assert parsed == ["claims/cost-efficiency/energy-efficiency.yaml"]
+    assert any(f.code == "SC406" and f.file.endswith("zz-fifo.yaml") for f in result.findings)
