@@ -8,11 +8,13 @@ import re
 import shutil
 import subprocess
 
+import pytest
+
 from scorecard.cli import pipeline
 from scorecard.measure import compare, stats
 from scorecard.measure.reading import Measurement
 
-from conftest import LEDGERS, copy_ledger, run_cli
+from conftest import LEDGERS, bad_case, copy_ledger, run_cli
 
 
 def _records(root):
@@ -156,3 +158,13 @@ def test_each_side_is_read_once_and_again_only_where_both_have_intervals(tmp_pat
     assert len(calls) == 2 + 4 + 4  # beta and gamma: both sides with intervals, each read again at k = 2
     [a] = [d for d in result.ledger.dimensions() if d.id == "alpha"]
     assert a.measurement == real(a.model.result, store.get, 1).measurement  # what reading it again would give
+
+
+@pytest.mark.parametrize("case", ["bar-is-our-own-runs-said-to-lead", "bar-field-in-another-unit-said-to-trail",
+                                  "bar-another-metric-said-to-trail", "bar-is-a-spread"])
+def test_a_bar_that_is_not_a_second_measurement_of_the_quantity_stops_the_check_there(case, tmp_path):
+    """Pinned by the mutation run of ledger.bars: once the pair is unsound (our own runs, one field in two units,
+    another metric, a spread), nothing is judged from it: one finding, the pair's, whatever the status says."""
+    root, expect = bad_case(case, tmp_path / "l")
+    found = pipeline.validate(root)[0].findings
+    assert [(f.code, f.line) for f in found] == [(expect["code"], expect["line"])], found
