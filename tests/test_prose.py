@@ -431,3 +431,20 @@ def test_per_a_word_that_is_no_unit_is_not_part_of_the_unit():
     assert [(w.text, w.unit) for w in typed.written_numbers("13 ms per request")] == [("13 ms per request",
                                                                                         "ms/request")]
     assert warned("13 ms per flurb", Known(12, "ms", "the value")) == ["13 ms"]
+
+
+def test_a_ratio_result_may_type_its_ratio_to_the_bar_and_the_nearest_number_is_named():
+    """Pinned by the mutation run of ledger.prose: a result in x against a bar in x may say the ratio between them
+    as a plain number (1.25x), and a number nothing gives names the nearest one the claim rests on."""
+    from scorecard.ledger.prose import known_numbers
+    from scorecard.measure import compare
+    from scorecard.measure.measured import Bar
+    from scorecard.measure.reading import Measurement
+
+    m = Measurement(2.0, "x", ())
+    bar = Bar(1.6, "x", "higher", None)
+    c = compare.compare(m, bar, 0.05)
+    known = known_numbers(m, bar, c)
+    assert typed.check("a 1.25x ratio", known) == []
+    [miss] = typed.check("a 1.4x ratio", known)
+    assert miss.nearest.what in ("the ratio to the bar", "the bar")
