@@ -170,3 +170,43 @@ def test_the_bar_and_the_value_are_shown_in_one_unit(value, unit, bar, bar_unit,
                         record=SimpleNamespace(model=SimpleNamespace(display_unit=display, sota=sota),
                                                bar_of=compare.Bar.of(sota)))
     assert (measured_text(d), bar_text(d)) == (ours, theirs)
+
+
+# --- pinned by the mutation run of site.resolve -------------------------------------------------------------
+
+def _resolved_copy(name, tmp_path):
+    from scorecard.cli import pipeline
+    from scorecard.site.resolve import resolve_ledger
+
+    from conftest import LEDGERS, copy_ledger
+
+    root = copy_ledger(LEDGERS / "good" / name, tmp_path / name)
+    result, store = pipeline.validate(root)
+    assert not result.errors, result.findings
+    return resolve_ledger(result.ledger, store)
+
+
+def test_a_bar_read_from_an_artifact_is_cited_like_ours(tmp_path):
+    resolved = _resolved_copy("reproduced-bar", tmp_path)
+    assert "alpha" in resolved.citations["evidence/rival.json"]["/rival"]  # the bar's pointer
+    assert "alpha" in resolved.citations["evidence/rival.json"]["/ours"]
+    assert all("" not in pointers for pointers in resolved.citations.values())  # a source without runs cites none
+
+
+def test_a_tool_statistic_cites_the_runs_it_was_computed_from(tmp_path):
+    resolved = _resolved_copy("tool-formats", tmp_path)
+    ats = [(src.evidence, src.at, d.id) for c in resolved.categories for d in c.dimensions
+           if d.measured is not None for src in d.measured.measurement.sources if src.at]
+    assert ats
+    for evidence, at, dim_id in ats:
+        assert dim_id in resolved.citations[evidence][at]
+    assert all("" not in pointers for pointers in resolved.citations.values())
+
+
+def test_without_source_date_epoch_the_site_is_as_of_the_newest_date_in_the_data(tmp_path, monkeypatch):
+    """No git here: the newest of the bars' dates (2026-01) and the artifacts' meta.date (2026-02-01)."""
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    resolved = _resolved_copy("reproduced-bar", tmp_path)
+    from datetime import date
+
+    assert resolved.as_of == date(2026, 2, 1)
