@@ -742,3 +742,31 @@ def test_a_statistic_the_tool_writes_as_no_number_is_refused_with_those_it_does(
         statistic(_request(None, "median"), fields, data, "s", "in seconds", "the file holds no runs")
     assert "reports no median here" in info.value.problem.message and "stat: is one of mean " in info.value.problem.hint
     assert statistic(_request(None, "mean"), fields, data, "s", "in seconds", "alone").where == (("a",),)
+
+
+# --- pinned by the mutation run of measure.toolread and measure.tools ------------------------------------
+
+def test_a_format_selection_is_written_in_one_fixed_form_and_read_back_to_its_places():
+    """The form is in every reviewed stamp's fingerprint: no key order, escaping or default may drift."""
+    from scorecard.measure import toolread
+
+    spec = SimpleNamespace(format="hyperfine", benchmark="sleep é", metric=None, stat=None)
+    text = toolread.selector(spec)
+    assert text == '{"benchmark": "sleep é", "format": "hyperfine", "metric": null, "stat": "median"}'
+    data = load("hyperfine-command-name.json")
+    named = toolread.selector(SimpleNamespace(format="hyperfine", benchmark="short-sleep", metric=None, stat="median"))
+    assert toolread.places(data, named) and all(isinstance(p, tuple) for p in toolread.places(data, named))
+    assert toolread.places({"not": "hyperfine"}, named) == []
+
+
+def test_a_file_of_another_tool_is_named_and_one_of_none_is_said_so():
+    from scorecard.measure import tools
+    from scorecard.measure.selection import Refused
+
+    with pytest.raises(Refused) as other:
+        tools.pick("hyperfine", load("pyperf-timeit.json"), _request(None))
+    assert "it looks like pyperf output" in other.value.problem.message
+    assert other.value.problem.hint == "write format: pyperf"
+    with pytest.raises(Refused) as none:
+        tools.pick("hyperfine", {"x": 1}, _request(None))
+    assert none.value.problem.hint.startswith("check the file is the tool's unmodified output")
