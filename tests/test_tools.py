@@ -242,6 +242,7 @@ RECOGNISED_ELSEWHERE = {
     "evidence/sample/tools/hyperfine-rival-start.json": "hyperfine",
     "evidence/sample/tools/pytest-benchmark.json": "pytest-benchmark",
     "tests/ledgers/bad/bar-another-metric/evidence/hyperfine.json": "hyperfine",
+    "tests/ledgers/bad/bar-another-metric-said-to-trail/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/bad/bar-field-in-another-unit/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/bad/bar-formula-of-its-worst-run/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/bad/bar-formula-unbounded-interval/evidence/hyperfine.json": "hyperfine",
