@@ -76,3 +76,13 @@ def test_symlink_out_of_root(tmp_path):
     with pytest.raises(PathProblem, match="symlink"):
         resolve_inside(root, "link")
     assert resolve_inside(root, "good-link").read_text() == "ok"
+
+
+def test_a_query_that_cannot_run_is_a_pointer_error_that_says_whether_it_is_its_syntax():
+    """Pinned by the mutation run of measure.evidence (a stamp's fingerprint reads a selection through select)."""
+    from scorecard.measure.evidence import select
+
+    with pytest.raises(PointerError) as bad:
+        select({"a": [1, 2]}, "path", "$[")
+    assert bad.value.syntax is True and "path '$['" in str(bad.value)
+    assert select({"a": [1, 2]}, "path", "$.a[*]") == [1, 2] and select({"a": 3}, "pointer", "/a") == [3]
