@@ -774,3 +774,10 @@ def test_a_file_of_another_tool_is_named_and_one_of_none_is_said_so():
     with pytest.raises(Refused) as none:
         tools.pick("hyperfine", {"x": 1}, _request(None))
     assert none.value.problem.hint.startswith("check the file is the tool's unmodified output")
+
+
+def test_number_at_a_place_that_is_not_there_is_false():
+    from scorecard.measure.tools.base import number_at
+
+    assert number_at({"a": 1.5}, ("a",)) is True
+    assert [number_at(d, p) for d, p in (({"a": 1}, ("b",)), ([1], (3,)), ({"a": 1}, ("a", "x")))] == [False] * 3
