@@ -168,3 +168,16 @@ def test_a_bar_that_is_not_a_second_measurement_of_the_quantity_stops_the_check_
     root, expect = bad_case(case, tmp_path / "l")
     found = pipeline.validate(root)[0].findings
     assert [(f.code, f.line) for f in found] == [(expect["code"], expect["line"])], found
+
+
+def test_a_measured_bar_beside_no_claim_of_ours_is_read_alone_at_95_percent(tmp_path):
+    """Pinned by the mutation run of ledger.bars: without our result, the bar's interval rests on no other (k = 1)."""
+    root = copy_ledger(LEDGERS / "good" / "reproduced-bar", tmp_path / "l")
+    alpha = root / "claims/core/alpha.yaml"
+    text = alpha.read_text()
+    alpha.write_text(text[:text.index("status: leads")] + "status: no-claim\nclaim: not measured yet\n")
+    result, _ = pipeline.validate(root)
+    assert result.errors == [], result.findings
+    [a] = [d for d in result.ledger.dimensions() if d.id == "alpha"]
+    assert a.measurement is None and a.bar_of.measured is not None
+    assert a.bar_of.measured.level == pytest.approx(0.95)

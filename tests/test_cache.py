@@ -311,3 +311,14 @@ def test_a_warm_run_parses_only_the_files_it_does_not_know_and_each_once(ledger,
     result, _ = pipeline.validate(ledger, warm=True)
     assert parsed == ["claims/cost-efficiency/energy-efficiency.yaml"]
     assert any(f.code == "SC406" and f.file.endswith("zz-fifo.yaml") for f in result.findings)
+
+
+def test_serves_memory_cache_knows_a_file_by_its_path_and_bytes():
+    from scorecard.ledger.load import MemoryParseCache
+    from scorecard.ledger.yamldoc import Document
+
+    memory = MemoryParseCache()
+    assert not memory.knows("claims/a.yaml", "d1")
+    memory.put("claims/a.yaml", "d1", Document("claims/a.yaml"), [])
+    assert memory.knows("claims/a.yaml", "d1") and not memory.knows("claims/a.yaml", "d2")
+    assert len(memory) == 1
