@@ -60,14 +60,15 @@ def read_both(rec: DimensionRecord, store: ArtifactStore, findings: list[Finding
     bar_first = measure.read(bar_spec, store.get)
     k_ours = measure.intervals(first.measurement) if first is not None and first.measurement else 0
     k_bar = measure.intervals(bar_first.measurement) if bar_first.measurement else 0
-    mine = found(rec, _again(first, model.result, store, k_bar), (), findings) if first is not None else None
-    bar = found(rec, _again(bar_first, bar_spec, store, k_ours), ("sota",), findings)
+    mine = found(rec, _again(first, k_ours, model.result, store, k_bar), (), findings) if first is not None else None
+    bar = found(rec, _again(bar_first, k_bar, bar_spec, store, k_ours), ("sota",), findings)
     return mine, bar
 
 
-def _again(first: measure.Reading, spec, store: ArtifactStore, others: int) -> measure.Reading:
-    """first, or spec read again with the other side's intervals counted, where they change it."""
-    if not others or (first.measurement is not None and not measure.intervals(first.measurement)):
+def _again(first: measure.Reading, own: int, spec, store: ArtifactStore, others: int) -> measure.Reading:
+    """first (which has own intervals), or spec read again with the other side's intervals counted, where they
+    change it."""
+    if not others or (first.measurement is not None and not own):
         return first
     return measure.read(spec, store.get, others)
 

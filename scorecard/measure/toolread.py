@@ -18,7 +18,7 @@ from .evidence import Artifact, JsonValue, escape_token, is_number
 from .measured import Source
 from .selection import Loc, Problem, Refused, Where, refuse, value_at
 from . import evidence
-from .evidence import PointerError, located as locate, parse_pointer
+from .evidence import PointerError, parse_pointer
 from .like import same
 
 GetArtifact = Callable[[str], Artifact]
@@ -252,7 +252,7 @@ def _places(data: JsonValue, kind: str, selector_text: str) -> list[Where]:
     from .jsonquery import QueryError
 
     try:
-        pointers = locate(data, kind, selector_text)
+        pointers = evidence.located(data, kind, selector_text)
         return [tuple(int(t) if t.isdigit() else t for t in parse_pointer(p)) for p in pointers]
     except (PointerError, QueryError, ValueError, RecursionError):
         return []
