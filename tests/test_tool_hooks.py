@@ -1,0 +1,351 @@
+"""Each tool format's answers about one place in its file, at their edges: the unit the tool defines there, why a
+number there is not a measurement, which key the tool never writes, the short form that reads the entry, the runs a
+statistic summarised, and which places pool two entries. A place is the parsed path of a pointer or JSONPath
+(("benchmarks", 0, "stats", "median")); the readers of test_tools.py reach these answers through whole selections.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from scorecard.measure import tools
+from scorecard.measure.tools import asv, google_benchmark, hyperfine, pyperf, pytest_benchmark, serving
+
+from test_tools import ASV, load, problem, value
+
+PB = load("pytest-benchmark.json")
+AV = load(ASV)
+HF = load("hyperfine-two-commands.json")
+PP = load("pyperf-suite.json")
+GB = load("google-benchmark.json")
+SV = load("vllm-serve.json")
+SECONDS = "pytest-benchmark writes times in seconds"
+
+
+# --- pytest-benchmark ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("where", "unit"), [
+    (("benchmarks", 0, "stats", "median"), ("s", SECONDS)),  # four parts: the shortest place with a unit
+    (("benchmarks", 0, "stats", "data", 3), ("s", SECONDS)),
+    (("benchmarks", 1, "stats", "ops"), ("1/s", "pytest-benchmark's ops is per second")),
+    (("benchmarks", 0, "stats", "total"), None),  # a sum of rounds, not a time per call
+    (("benchmarks", 0, "stats", "rounds"), None),
+    (("benchmarks", 0, "stats"), None),
+    (("benchmarks", 0, "extra_info", "median"), None),
+    (("machine_info", 0, "stats", "median"), None),
+])
+def test_pytest_benchmark_units(where, unit):
+    assert pytest_benchmark.unit_at(PB, where) == unit
+
+
+@pytest.mark.parametrize(("where", "said"), [
+    ((), None),
+    (("benchmarks", 0, "stats", "median"), None),
+    (("bogus",), "'bogus' is not a key pytest-benchmark writes"),
+    (("benchmarks", 0, "bogus"), "'bogus' is not a key pytest-benchmark writes in a benchmark"),
+    (("machine_info", "cpu", "bogus"), None),  # inside machine_info any key is the machine's
+    (("benchmarks", 0, "stats", "bogus"), "'stats.bogus' is not a statistic pytest-benchmark writes"),
+    (("benchmarks", 0, "extra_info", "bogus"), None),  # the test's own
+    (("machine_info", 0, "stats", "bogus"), None),
+])
+def test_pytest_benchmark_unknown_keys(where, said):
+    assert pytest_benchmark.unknown(PB, where) == said
+
+
+@pytest.mark.parametrize(("where", "pooled"), [
+    ([("benchmarks", 0), ("benchmarks", 1)], "pools 2 pytest-benchmark tests"),
+    ([("benchmarks", 0, "stats", "data", 0), ("benchmarks", 1, "stats", "data", 0), ("benchmarks", 2)],
+     "pools 3 pytest-benchmark tests"),
+    ([("benchmarks", 0, "stats", "data", 0), ("benchmarks", 0, "stats", "data", 1)], None),
+    ([("benchmarks",), ("benchmarks",)], None),
+    ([("machine_info", "a"), ("commit_info", "b")], None),
+])
+def test_pytest_benchmark_pools_two_tests_only(where, pooled):
+    assert pytest_benchmark.pools(PB, where) == pooled
+
+
+def test_pytest_benchmark_short_form_names_the_entry_where_there_is_one():
+    assert tools.short_form(PB, ("benchmarks",)) == "format: pytest-benchmark, benchmark: '...', stat: median"
+    assert tools.short_form(PB, ("benchmarks", 1)) == \
+        "format: pytest-benchmark, benchmark: 'test_join_strings', stat: median"
+
+
+def test_pytest_benchmark_statistic_by_pointer_is_judged_with_its_rounds():
+    stat, picked = pytest_benchmark.behind(PB, ("benchmarks", 1, "stats", "median"))
+    assert stat == "median" and picked.runs and len(picked.where) == 15 and picked.unit == "s"
+
+
+# --- asv -----------------------------------------------------------------------------------------
+
+TIME = "benchmarks.TimeSuite.time_sum_range"
+PARAM = "benchmarks.ParamSuite.time_sorted"
+TRACK = "benchmarks.track_answer"
+RESULT, PARAMS, CI_A, SAMPLES = 0, 1, 5, 11  # AV's result_columns
+
+
+@pytest.mark.parametrize(("where", "unit"), [
+    (("results", TIME, RESULT), ("s", "asv measures time_sum_range in seconds")),
+    (("results", TIME, SAMPLES), ("s", "asv measures time_sum_range in seconds")),
+    (("results", TIME, SAMPLES, 0, 3), ("s", "asv measures time_sum_range in seconds")),
+    (("results", TIME, CI_A), None),
+    (("results", TIME), None),
+    (("results", TRACK, RESULT), None),  # a track_ benchmark's unit is in benchmarks.json
+    (("params", TIME, RESULT), None),
+    (("params", TIME, SAMPLES), None),
+])
+def test_asv_units(where, unit):
+    assert asv.unit_at(AV, where) == unit
+
+
+@pytest.mark.parametrize(("where", "said"), [
+    (("results", TIME), None),
+    (("results",), None),
+    (("results", TIME, RESULT), "the result column holds asv's median of each parameter combination, not runs"),
+    (("results", TIME, CI_A, 0), "the column stats_ci_99_a is an end of asv's interval (name it with low: and "
+                                  "high:), not a measurement"),
+    (("params", TIME, CI_A, 0), None),
+])
+def test_asv_failures(where, said):
+    assert asv.failures(AV, where) == said
+
+
+def test_asv_statistic_by_pointer_is_judged_with_the_samples_of_its_combination():
+    stat, picked = asv.behind(AV, ("results", TIME, RESULT, 0))
+    assert (stat, picked.runs, picked.unit, len(picked.where)) == ("median", True, "s", 10)
+    assert asv.behind(AV, ("results", TIME, RESULT)) is None
+    assert asv.behind(AV, ("results", TIME, SAMPLES, 0)) is None  # the samples' place is not a statistic's
+    assert asv.behind(AV, ("params", TIME, RESULT, 0)) is None
+    assert asv.behind(AV, ("results", TRACK, RESULT, 0)) is None  # no samples
+    tracked = copy.deepcopy(AV)
+    tracked["results"][TRACK] = copy.deepcopy(AV["results"][TIME])  # samples, but a track_ benchmark's unit
+    assert asv.behind(tracked, ("results", TRACK, RESULT, 0)) is None
+
+
+@pytest.mark.parametrize(("where", "pooled"), [
+    ([("results", TIME, SAMPLES, 0, 1), ("results", PARAM, SAMPLES, 0, 1)], "pools 2 asv benchmarks or parameter "
+                                                                             "combinations"),
+    ([("results", PARAM, SAMPLES, 0), ("results", PARAM, SAMPLES, 1)], "pools 2 asv benchmarks or parameter "
+                                                                        "combinations"),
+    ([("results", PARAM, RESULT), ("results", TIME, RESULT), ("results", TRACK, RESULT)],
+     "pools 3 asv benchmarks or parameter combinations"),
+    ([("results", PARAM, SAMPLES, 1, 0), ("results", PARAM, SAMPLES, 1, 2)], None),
+    ([("results", PARAM), ("results", TIME)], None),  # the benchmarks' rows, not values in them
+    ([("params", PARAM, 0), ("params", TIME, 0)], None),
+])
+def test_asv_pools_benchmarks_and_combinations(where, pooled):
+    assert asv.pools(AV, where) == pooled
+
+
+def test_asv_result_alone_is_one_value_not_a_run():
+    siblings = {"evidence/asv/results/benchmarks.json": load("asv/results/benchmarks.json")}
+    m = value(AV, siblings, evidence="evidence/" + ASV, format="asv", benchmark=TRACK)
+    assert (m.value, m.n, m.summary) == (42, 1, None)
+
+
+@pytest.mark.parametrize("short", ["row", "result"])
+def test_asv_a_row_too_short_for_the_combination_has_no_result(short):
+    data = copy.deepcopy(AV)
+    data["result_columns"] = ["params", "result"]  # no samples; the result column after the parameters
+    params, result = data["results"][PARAM][1], data["results"][PARAM][0]
+    data["results"][PARAM] = [params] if short == "row" else [params, result[:1]]
+    code, _, text = problem(data, evidence="evidence/" + ASV, format="asv", benchmark=PARAM + "(10, 'tuple')")
+    assert code == "SC323" and "asv recorded no result for" in text
+    if short == "result":  # the first combination still has its result
+        assert value(data, evidence="evidence/" + ASV, format="asv", benchmark=PARAM + "(10, 'list')").value == \
+            result[0]
+
+
+# --- hyperfine -----------------------------------------------------------------------------------
+
+HF_SECONDS = ("s", "hyperfine writes times in seconds")
+HF_BYTES = ("B", "hyperfine writes memory in bytes")
+
+
+@pytest.mark.parametrize(("where", "unit"), [
+    (("results", 0, "median"), HF_SECONDS),
+    (("results", 0, "times", 2), HF_SECONDS),
+    (("results", 0, "memory_usage_byte"), HF_BYTES),  # three parts: the shortest place with a unit
+    (("results", 1, "memory_usage_byte", 4), HF_BYTES),
+    (("results", 0), None),
+    (("results", 0, "command"), None),
+    (("meta", 0, "memory_usage_byte"), None),
+    (("meta", 0, "median"), None),
+])
+def test_hyperfine_units(where, unit):
+    assert hyperfine.unit_at(HF, where) == unit
+
+
+def test_hyperfine_short_form_names_the_command_where_there_is_one():
+    assert tools.short_form(HF, ("results",)) == "format: hyperfine, benchmark: '...', stat: median"
+    assert tools.short_form(HF, ("results", 1)) == "format: hyperfine, benchmark: 'true', stat: median"
+
+
+@pytest.mark.parametrize(("where", "pooled"), [
+    ([("results", 0), ("results", 1)], "pools the runs of 2 hyperfine entries (each is one command)"),
+    ([("results", 0, "times", 0), ("results", 0, "times", 1)], None),
+    ([("results",), ("results",)], None),
+    ([("meta", 0), ("meta", 1)], None),
+])
+def test_hyperfine_pools_two_commands_only(where, pooled):
+    assert hyperfine.pools(HF, where) == pooled
+
+
+def test_hyperfine_cpu_time_is_one_mean_not_a_run():
+    m = value(HF, format="hyperfine", benchmark="true", metric="user", stat="mean")
+    assert (m.value, m.n, m.summary) == (HF["results"][1]["user"], 1, None)
+
+
+def test_hyperfine_memory_without_runs_is_refused_never_read_from_the_times():
+    data = copy.deepcopy(HF)
+    data["results"][1]["memory_usage_byte"] = 1_000_000  # one number, not the runs hyperfine writes
+    code, _, text = problem(data, format="hyperfine", benchmark="true", metric="memory", stat="mean")
+    assert code == "SC322" and "the file holds no runs (times), and the tool reports no mean here" in text, text
+
+
+# --- pyperf --------------------------------------------------------------------------------------
+
+PP_SECONDS = ("s", "its metadata unit is 'second'")
+
+
+@pytest.mark.parametrize(("where", "unit"), [
+    (("benchmarks", 0, "runs", 1, "values"), PP_SECONDS),  # five parts: the shortest place with a unit
+    (("benchmarks", 1, "runs", 2, "values", 0), PP_SECONDS),
+    (("benchmarks", 0, "runs", 0, "warmups", 0, 1), PP_SECONDS),
+    (("benchmarks", 0, "runs", 1, "metadata"), None),
+    (("benchmarks", 0, "runs", 1), None),
+    (("benchmarks", 0, "metadata", 1, "values"), None),
+    (("metadata", 0, "runs", 1, "values"), None),
+])
+def test_pyperf_units(where, unit):
+    assert pyperf.unit_at(PP, where) == unit
+
+
+def test_pyperf_a_count_has_no_unit_of_its_own():
+    data = copy.deepcopy(PP)
+    data["metadata"]["unit"] = "integer"
+    assert pyperf.unit_at(data, ("benchmarks", 0, "runs", 1, "values")) is None
+    data["metadata"]["unit"] = "byte"
+    assert pyperf.unit_at(data, ("benchmarks", 0, "runs", 1, "values")) == ("B", "its metadata unit is 'byte'")
+
+
+@pytest.mark.parametrize(("where", "failed"), [
+    (("benchmarks", 0, "runs", 0, "warmups"), True),
+    (("benchmarks", 0, "runs", 0, "warmups", 0), True),
+    (("benchmarks", 0, "runs", 0, "values"), False),
+    (("benchmarks", 0, "runs", 0), False),
+    (("benchmarks", 0, "metadata", 0, "warmups"), False),
+    (("metadata", 0, "runs", 0, "warmups"), False),
+])
+def test_pyperf_warmups_are_not_measurements(where, failed):
+    assert pyperf.failures(PP, where) == (
+        "the warm-ups are not measurements (pyperf leaves them out of every statistic)" if failed else None)
+
+
+def test_pyperf_short_form_names_the_benchmark_where_there_is_one():
+    assert tools.short_form(PP, ("benchmarks",)) == "format: pyperf, benchmark: '...', stat: median"
+    assert tools.short_form(PP, ("benchmarks", 1)) == "format: pyperf, benchmark: 'join_50', stat: median"
+
+
+# --- Google Benchmark ----------------------------------------------------------------------------
+
+def _gb(*dropped: int) -> dict:
+    """GB without the entries at the indices dropped (plain_join's are 7 to 9 its repetitions, 10 to 13 aggregates:
+    mean, median, stddev, cv)."""
+    data = copy.deepcopy(GB)
+    data["benchmarks"] = [e for i, e in enumerate(data["benchmarks"]) if i not in dropped]
+    return data
+
+
+def test_google_benchmark_one_repetition_is_one_value_not_runs():
+    m = value(_gb(8, 9, 10, 11, 12, 13), format="google-benchmark", benchmark="plain_join", unit="ns")
+    assert (m.value, m.n, m.summary) == (GB["benchmarks"][7]["real_time"], 1, None)
+
+
+def test_google_benchmark_one_repetition_beside_its_median_aggregate_reads_the_aggregate():
+    data = _gb(8, 9, 10, 12, 13)
+    data["benchmarks"][8]["real_time"] = GB["benchmarks"][7]["real_time"] * 2  # told apart from the repetition
+    m = value(data, format="google-benchmark", benchmark="plain_join", unit="ns")
+    assert (m.value, m.summary) == (GB["benchmarks"][7]["real_time"] * 2, None)
+
+
+@pytest.mark.parametrize(("where", "unit"), [
+    (("benchmarks", 7, "real_time"), ("ns", "the entry's time_unit says so")),
+    (("benchmarks", 0, "cpu_time"), ("us", "the entry's time_unit says so")),
+    (("benchmarks", 6, "real_time"), ("x", "a percentage aggregate (aggregate_unit) is a ratio")),
+    (("benchmarks", 0, "iterations"), None),
+    (("benchmarks", 0, "time_unit"), None),
+    (("context", 0, "real_time"), None),
+])
+def test_google_benchmark_units(where, unit):
+    assert google_benchmark.unit_at(GB, where) == unit
+
+
+def test_google_benchmark_short_form_names_the_run_where_there_is_one():
+    assert tools.short_form(GB, ("benchmarks",)) == \
+        "format: google-benchmark, benchmark: '...', metric: real_time, stat: median"
+    assert tools.short_form(GB, ("benchmarks", 8)) == \
+        "format: google-benchmark, benchmark: 'plain_join', metric: real_time, stat: median"
+
+
+def test_google_benchmark_aggregate_by_pointer_is_judged_with_its_repetitions_two_or_more():
+    stat, picked = google_benchmark.behind(GB, ("benchmarks", 11, "real_time"))
+    assert (stat, picked.runs, picked.unit, picked.where) == (
+        "median", True, "ns", tuple(("benchmarks", i, "real_time") for i in (7, 8, 9)))
+    assert google_benchmark.behind(GB, ("benchmarks", 11, "real_time", 0)) is None
+    assert google_benchmark.behind(GB, ("benchmarks", 11)) is None
+    assert google_benchmark.behind(_gb(9), ("benchmarks", 10, "real_time"))[1].where == (
+        ("benchmarks", 7, "real_time"), ("benchmarks", 8, "real_time"))
+    assert google_benchmark.behind(_gb(8, 9), ("benchmarks", 9, "real_time")) is None  # one repetition: alone
+
+
+# --- vLLM and SGLang serving benchmarks ----------------------------------------------------------
+
+@pytest.mark.parametrize(("where", "unit"), [
+    ((), None),
+    ((0,), None),
+    (("ttfts", 2), ("s", serving._FROM_S)),
+    (("median_ttft_ms",), ("ms", serving._FROM_MS)),
+    (("completed",), None),
+])
+def test_serving_units(where, unit):
+    assert serving.unit_at(SV, where) == unit
+
+
+def test_serving_rates_are_per_second():
+    unit, how = serving.unit_at(SV, ("request_throughput",))
+    assert unit.endswith("/s") and how == "the tool writes request_throughput per second"
+
+
+@pytest.mark.parametrize(("where", "form"), [
+    ((), "format: serving, metric: ttft, stat: median"),
+    (("itls", 0, 1), "format: serving, metric: itl, stat: median"),
+    (("median_tpot_ms",), "format: serving, metric: tpot, stat: median"),
+    (("total_input_tokens",), "format: serving, metric: ttft, stat: median"),
+])
+def test_serving_short_form_names_the_metric_of_the_key(where, form):
+    assert serving.hint(SV, where) == form
+
+
+def test_serving_statistic_by_pointer_is_judged_with_its_requests_only_where_all_succeeded():
+    clean = copy.deepcopy(SV)  # without its one failed request (the 4th)
+    clean["failed"] = 0
+    for key in ("errors", "ttfts", "itls", "latencies", "input_lens", "output_lens", "generated_texts", "start_times"):
+        if isinstance(clean.get(key), list) and len(clean[key]) == 6:
+            del clean[key][3]
+    stat, picked = serving.behind(clean, ("median_ttft_ms",))
+    assert (stat, picked.runs, picked.unit) == ("median", True, "s")
+    assert serving.behind(clean, ("std_ttft_ms",)) is None  # a spread
+    assert serving.behind(clean, ("median_bogus_ms",)) is None
+    assert serving.alone(clean, ("median_ttft_ms",)) is None
+    assert serving.behind(SV, ("median_ttft_ms",)) is None  # a request failed
+    assert serving.alone(SV, ("median_ttft_ms",)).startswith("1 of the requests failed")
+
+
+# --- a selection that pools two entries ----------------------------------------------------------
+
+def test_a_path_over_two_commands_is_refused_with_the_first_ones_short_form():
+    code, loc, text = problem(HF, path="$.results[*].median", unit="s")
+    assert (code, loc) == ("SC319", ("result", "path"))
+    assert text.endswith("format: hyperfine, benchmark: 'sleep 0.001', stat: median")
