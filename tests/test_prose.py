@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from scorecard.cli import pipeline
+from scorecard.ledger.prose import _gives
 from scorecard.measure import prose, typed, units
 from scorecard.measure.numfmt import fmt_value
 from scorecard.measure.pagetext import readings
@@ -448,3 +449,12 @@ def test_a_ratio_result_may_type_its_ratio_to_the_bar_and_the_nearest_number_is_
     assert typed.check("a 1.25x ratio", known) == []
     [miss] = typed.check("a 1.4x ratio", known)
     assert miss.nearest.what in ("the ratio to the bar", "the bar")
+
+
+@pytest.mark.parametrize(("difference", "gives"), [
+    (10, "the artifact gives 10 ms"),  # the nearest number is the value's own: said once
+    (9, "the artifact gives 10 ms (the nearest number it rests on: the difference from the bar is 9 ms)"),
+])
+def test_a_mismatch_names_the_nearest_number_only_where_it_is_not_the_value(difference, gives):
+    known = [Known(10, "ms", "the value"), Known(20, "ms", "the bar"), Known(difference, "ms", typed.DIFFERENCE)]
+    assert [_gives(miss) for miss in typed.check("12 ms faster than the bar", known)] == [gives]

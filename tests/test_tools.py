@@ -260,6 +260,7 @@ RECOGNISED_ELSEWHERE = {
     "tests/ledgers/bad/tool-format-lead-not-supported/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/bad/tool-format-not-that-tool/evidence/pytest-benchmark.json": "pytest-benchmark",
     "tests/ledgers/bad/tool-format-unit-not-converting/evidence/hyperfine.json": "hyperfine",
+    "tests/ledgers/bad/display-unit-vs-format-result-unit/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/bad/tool-format-with-pointer/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/bad/tool-gbench-cv-aggregate/evidence/gbench.json": "google-benchmark",
     "tests/ledgers/bad/tool-gbench-picked-repetition/evidence/gbench.json": "google-benchmark",
