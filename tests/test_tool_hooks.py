@@ -345,7 +345,44 @@ def test_serving_statistic_by_pointer_is_judged_with_its_requests_only_where_all
 
 # --- a selection that pools two entries ----------------------------------------------------------
 
-def test_a_path_over_two_commands_is_refused_with_the_first_ones_short_form():
-    code, loc, text = problem(HF, path="$.results[*].median", unit="s")
+@pytest.mark.parametrize(("data", "path"), [
+    (HF, "$.results[*].times[*]"),
+    (PB, "$.benchmarks[*].stats.data[*]"),
+    (PP, "$.benchmarks[*].runs[*].values[*]"),  # pyperf's names are in metadata: the entries look alike
+    (PP, "$.benchmarks[*].runs[1].values[*]"),
+    (GB, "$.benchmarks[?@.run_type == 'iteration'].real_time"),
+    (AV, "$.results['benchmarks.ParamSuite.time_sorted'][11][*][*]"),
+])
+def test_every_tool_refuses_a_path_over_two_of_its_entries(data, path):
+    code, loc, _ = problem(data, path=path, unit="ns" if data is GB else "s")
+    assert (code, loc) == ("SC319", ("result", "path"))
+
+
+def test_two_google_benchmark_families_under_one_run_name_are_not_pooled():
+    data = copy.deepcopy(GB)
+    data["benchmarks"] += [{**e, "family_index": 7} for e in GB["benchmarks"] if e["run_name"] == "plain_join"]
+    code, loc, text = problem(data, path="$.benchmarks[?@.run_type == 'iteration' && @.run_name == 'plain_join']"
+                                         ".real_time", unit="ns")
+    assert (code, loc) == ("SC319", ("result", "path"))
+    assert "pools the runs of 2 Google Benchmark benchmarks" in text
+
+
+@pytest.mark.parametrize(("where", "pooled"), [
+    ([("benchmarks", 0, "runs", 1, "values", 0), ("benchmarks", 1, "runs", 1, "values", 0)],
+     "pools the values of 2 pyperf benchmarks"),
+    ([("benchmarks", 0, "runs", 1, "values", 0), ("benchmarks", 0, "runs", 2, "values", 0)], None),
+    ([("benchmarks",), ("benchmarks",)], None),
+    ([("metadata", 0), ("metadata", 1)], None),
+])
+def test_pyperf_pools_two_benchmarks_only(where, pooled):
+    assert pyperf.pools(PP, where) == pooled
+
+
+def test_a_path_over_two_benchmarks_is_refused_with_the_first_ones_short_form():
+    code, loc, text = problem(PP, path="$.benchmarks[*].runs[1].values[*]", unit="s")
+    assert (code, loc) == ("SC319", ("result", "path"))
+    assert "pools the values of 2 pyperf benchmarks" in text
+    assert text.endswith("format: pyperf, benchmark: 'sum_range_100', stat: median")
+    code, loc, text = problem(HF, path="$.results[*].median", unit="s")  # told apart by their text
     assert (code, loc) == ("SC319", ("result", "path"))
     assert text.endswith("format: hyperfine, benchmark: 'sleep 0.001', stat: median")

@@ -167,3 +167,13 @@ def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
                            f"different time units ({', '.join(sorted(units))})", "cite the file as the tool wrote it")
     return str(stat), Picked(tuple(("benchmarks", i, where[2]) for i in runs), True, UNITS[units.pop()],
                              f"its time_unit is {found.get('time_unit')!r}")
+
+
+def pools(data: Any, where: list[Where]) -> str | None:
+    """Values from two Google Benchmark benchmarks: a family and instance of its own, even under one run_name."""
+    benches = data["benchmarks"]
+    entries = {(benches[place[1]].get("run_name"), benches[place[1]].get("family_index"),
+                benches[place[1]].get("per_family_instance_index")) for place in where
+               if len(place) > 1 and place[0] == "benchmarks" and isinstance(place[1], int)}
+    return f"pools the runs of {len(entries)} Google Benchmark benchmarks (run_name, family_index or " \
+        "per_family_instance_index differ)" if len(entries) > 1 else None

@@ -95,3 +95,10 @@ def hint(data: Any, where: Where) -> str:
 
 def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
     return None  # pyperf writes no statistics: its readers compute them
+
+
+def pools(data: Any, where: list[Where]) -> str | None:
+    """Values from two of pyperf's benchmarks: each is its own (its name is in its metadata, so the entries look
+    alike to a reader that compares their text)."""
+    entries = {place[1] for place in where if len(place) > 1 and place[0] == "benchmarks"}
+    return f"pools the values of {len(entries)} pyperf benchmarks" if len(entries) > 1 else None
