@@ -367,6 +367,27 @@ def test_two_google_benchmark_families_under_one_run_name_are_not_pooled():
     assert "pools the runs of 2 Google Benchmark benchmarks" in text
 
 
+GB_TWO = "pools the runs of 2 Google Benchmark benchmarks (run_name, family_index or per_family_instance_index differ)"
+
+
+@pytest.mark.parametrize(("where", "pooled"), [
+    ([("benchmarks", 7, "real_time"), ("benchmarks", 8, "real_time"), ("benchmarks", 9, "real_time")], None),
+    ([("benchmarks", 7), ("benchmarks", 0)], GB_TWO),  # two run_names
+    ([("benchmarks", 7, "real_time"), ("benchmarks", 14, "real_time")], GB_TWO),  # one run_name, two families
+    ([("benchmarks", 7, "real_time"), ("benchmarks", 15, "real_time")], GB_TWO),  # two instances of a family
+    ([("benchmarks", 7, "real_time"), ("benchmarks", 0, "real_time"), ("benchmarks", 14, "real_time")],
+     GB_TWO.replace("2", "3")),
+    ([("benchmarks",), ("benchmarks",)], None),
+    ([("context", 0), ("context", 1)], None),
+    ([("benchmarks", "x"), ("benchmarks", 0)], None),
+])
+def test_google_benchmark_pools_two_families_or_instances_only(where, pooled):
+    data = copy.deepcopy(GB)
+    data["benchmarks"] += [{**GB["benchmarks"][7], "family_index": 7},
+                           {**GB["benchmarks"][7], "per_family_instance_index": 9}]
+    assert google_benchmark.pools(data, where) == pooled
+
+
 @pytest.mark.parametrize(("where", "pooled"), [
     ([("benchmarks", 0, "runs", 1, "values", 0), ("benchmarks", 1, "runs", 1, "values", 0)],
      "pools the values of 2 pyperf benchmarks"),
