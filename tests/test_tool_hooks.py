@@ -407,3 +407,46 @@ def test_a_path_over_two_benchmarks_is_refused_with_the_first_ones_short_form():
     code, loc, text = problem(HF, path="$.results[*].median", unit="s")  # told apart by their text
     assert (code, loc) == ("SC319", ("result", "path"))
     assert text.endswith("format: hyperfine, benchmark: 'sleep 0.001', stat: median")
+
+
+# --- what a hostile pass found -------------------------------------------------------------------
+
+def _gb_edited(indices, **fields) -> dict:
+    data = copy.deepcopy(GB)
+    for i in indices:
+        data["benchmarks"][i].update(fields)
+    return data
+
+
+@pytest.mark.parametrize("selection", [
+    {"format": "google-benchmark", "benchmark": "plain_join"},
+    {"path": "$.benchmarks[?@.run_name == 'plain_join' && @.run_type == 'iteration'].real_time", "unit": "ns"},
+    {"pointer": "/benchmarks/11/real_time", "unit": "ns"},  # the median aggregate of skipped runs
+])
+def test_a_skipped_google_benchmark_is_not_a_measurement(selection):
+    """Google Benchmark writes a run skipped with SkipWithMessage as skipped: true and its times as 0."""
+    data = _gb_edited((7, 8, 9), skipped=True, skip_message="no GPU", iterations=0, real_time=0.0)
+    code, _, text = problem(data, **selection)
+    assert code == "SC323" and "the runs of 'plain_join' were skipped ('no GPU')" in text, text
+
+
+def test_an_aggregate_of_a_failed_repetition_is_refused_with_it():
+    data = _gb_edited((8,), error_occurred=True, error_message="boom", real_time=0.0)
+    code, _, text = problem(data, pointer="/benchmarks/11/real_time", unit="ns")
+    assert code == "SC323" and "the runs of 'plain_join' failed ('boom'): its aggregate summarises them" in text
+    assert google_benchmark.behind(GB, ("benchmarks", 11, "real_time")) is not None  # none failed: judged with them
+
+
+@pytest.mark.parametrize(("selection", "code"), [
+    ({"format": "google-benchmark", "benchmark": "plain_join"}, "SC322"),
+    ({"path": "$.benchmarks[7,8,9].real_time", "unit": "ns"}, "SC319"),
+    ({"pointer": "/benchmarks/11/real_time", "unit": "ns"}, "SC322"),
+])
+def test_a_family_index_edited_into_a_list_is_a_finding_not_a_traceback(selection, code):
+    assert problem(_gb_edited((8,), family_index=[1]), **selection)[0] == code
+
+
+def test_a_string_in_pyperf_metadata_is_a_finding_not_a_traceback():
+    code, _, text = problem(PP, pointer="/metadata/hostname", unit="s")
+    assert code == "SC308" and "names a string, not a finite number" in text
+    assert pyperf.hint(PP, ("metadata", "hostname")) == "format: pyperf, benchmark: '...', stat: median"

@@ -91,5 +91,5 @@ def short_form(data: Any, where: Where) -> str | None:
         return None
     try:
         return fmt.hint(data, where)
-    except (KeyError, IndexError, TypeError):
+    except (KeyError, IndexError, TypeError, ValueError):
         return None

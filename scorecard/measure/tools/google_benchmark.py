@@ -4,11 +4,13 @@
 `run_type: iteration` (the runs) and then its aggregates (`run_type: aggregate`, `aggregate_name` mean, median,
 stddev, cv, or a user statistic). `real_time` and `cpu_time` are per iteration in `time_unit` (ns, us, ms, s);
 every other number of an entry is a user counter, in a unit the file does not state. An aggregate with
-`aggregate_unit: percentage` (cv) is a ratio. A run that failed carries `error_occurred`.
+`aggregate_unit: percentage` (cv) is a ratio. A run that failed carries `error_occurred`; one skipped
+(`SkipWithMessage`) carries `skipped`, its times zero.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..selection import Where
@@ -71,8 +73,7 @@ def _check_group(data: Any, group: list[int], req: Request) -> None:
     if failed:
         raise req.refuse(failed, "fix the benchmark so it runs without error, and run it again", key="benchmark",
                          code="SC323")
-    families = {(benches[i].get("family_index"), benches[i].get("per_family_instance_index")) for i in group
-                if benches[i].get("run_type") == "iteration"}
+    families = {_family(benches[i]) for i in group if benches[i].get("run_type") == "iteration"}
     if len(families) > 1:
         raise req.refuse(f"{len(families)} benchmarks share the run_name {benches[group[0]]['run_name']!r}",
                          "give the benchmarks different names, or cite a file that holds one of them",
@@ -124,17 +125,24 @@ def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
     return None
 
 
+def _family(found: dict) -> tuple[str, str]:
+    """The benchmark an entry is a run of, as text (a value edited into a list still compares)."""
+    return json.dumps(found.get("family_index")), json.dumps(found.get("per_family_instance_index"))
+
+
 def failures(data: Any, where: Where, whole: bool = False) -> str | None:
-    """Why the entry at where did not measure: Google Benchmark's error_occurred (on it; with whole, on any entry of
-    its run_name)."""
+    """Why the entry at where did not measure: Google Benchmark's error_occurred or skipped (on it; with whole, on
+    any entry of its run_name)."""
     if len(where) < 2 or where[0] != "benchmarks":
         return None
     benches = data["benchmarks"]
     run_name = benches[where[1]].get("run_name")
     entries = [e for e in benches if e.get("run_name") == run_name] if whole else [benches[where[1]]]
-    bad = [e for e in entries if e.get("error_occurred")]
+    bad = [e for e in entries if e.get("error_occurred") or e.get("skipped")]
     if not bad:
         return None
+    if not bad[0].get("error_occurred"):
+        return f"the runs of {run_name!r} were skipped ({str(bad[0].get('skip_message', 'skipped'))[:80]!r})"
     return f"the runs of {run_name!r} failed ({str(bad[0].get('error_message', 'error_occurred'))[:80]!r})"
 
 
@@ -157,7 +165,11 @@ def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
     runs = [i for i in group if benches[i].get("run_type") == "iteration"]
     if len(runs) < 2:
         return None  # the repetitions are not in the file: the aggregate stands alone
-    families = {(benches[i].get("family_index"), benches[i].get("per_family_instance_index")) for i in runs}
+    failed = failures(data, where, whole=True)
+    if failed:
+        raise Inconsistent("SC323", f"{failed}: its aggregate summarises them", "fix the benchmark so it runs "
+                           "without error, and run it again")
+    families = {_family(benches[i]) for i in runs}
     if len(families) > 1:
         raise Inconsistent("SC322", f"{len(families)} benchmarks share the run_name {found.get('run_name')!r}: its "
                            "aggregate cannot be judged with its repetitions", "give the benchmarks different names")
@@ -172,8 +184,7 @@ def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
 def pools(data: Any, where: list[Where]) -> str | None:
     """Values from two Google Benchmark benchmarks: a family and instance of its own, even under one run_name."""
     benches = data["benchmarks"]
-    entries = {(benches[place[1]].get("run_name"), benches[place[1]].get("family_index"),
-                benches[place[1]].get("per_family_instance_index")) for place in where
+    entries = {(json.dumps(benches[place[1]].get("run_name")), *_family(benches[place[1]])) for place in where
                if len(place) > 1 and place[0] == "benchmarks" and isinstance(place[1], int)}
     return f"pools the runs of {len(entries)} Google Benchmark benchmarks (run_name, family_index or " \
         "per_family_instance_index differ)" if len(entries) > 1 else None

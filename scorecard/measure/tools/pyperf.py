@@ -89,7 +89,7 @@ def failures(data: Any, where: Where) -> str | None:
 
 
 def hint(data: Any, where: Where) -> str:
-    name = _metadata(data, int(where[1]), "name") if len(where) > 1 else "..."
+    name = _metadata(data, where[1], "name") if len(where) > 1 and isinstance(where[1], int) else "..."
     return f"format: pyperf, benchmark: {name!r}, stat: median"
 
 
