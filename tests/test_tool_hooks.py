@@ -450,3 +450,49 @@ def test_a_string_in_pyperf_metadata_is_a_finding_not_a_traceback():
     code, _, text = problem(PP, pointer="/metadata/hostname", unit="s")
     assert code == "SC308" and "names a string, not a finite number" in text
     assert pyperf.hint(PP, ("metadata", "hostname")) == "format: pyperf, benchmark: '...', stat: median"
+
+
+def _serving_all_succeeded() -> dict:
+    data = copy.deepcopy(SV)  # without its one failed request (the 4th)
+    data["failed"] = 0
+    for key in ("errors", "ttfts", "itls", "latencies", "input_lens", "output_lens", "generated_texts", "start_times"):
+        if isinstance(data.get(key), list) and len(data[key]) == 6:
+            del data[key][3]
+    return data
+
+
+@pytest.mark.parametrize(("data", "selection", "said"), [
+    (PP, {"pointer": "/benchmarks/0/runs/1/values"}, "takes 3 of the 9 values of benchmark 'sum_range_100'"),
+    (PP, {"path": "$.benchmarks[0].runs[*].values[0]"}, "takes 3 of the 9 values of benchmark 'sum_range_100'"),
+    (_serving_all_succeeded(), {"pointer": "/itls/2"}, "takes 7 of the 35 inter-token gaps (itls)"),
+    (_serving_all_succeeded(), {"path": "$.itls[*][0]"}, "takes 5 of the 35 inter-token gaps (itls)"),
+])
+def test_some_of_an_entrys_runs_are_refused_where_they_span_several_arrays(data, selection, said):
+    """One pyperf worker's values, or one request's gaps, is a subset of the runs chosen, not a measurement."""
+    code, loc, text = problem(data, unit="s", **selection)
+    assert (code, loc[-1]) == ("SC319", next(iter(selection))) and said in text, text
+    assert "select every run; or read it in the tool's own words: format:" in text
+
+
+@pytest.mark.parametrize(("data", "selection", "n"), [
+    (PP, {"path": "$.benchmarks[0].runs[*].values[*]"}, 9),
+    (PP, {"path": "$.benchmarks[0].runs[1:].values[*]"}, 9),  # the first run is calibration: warm-ups only
+    (_serving_all_succeeded(), {"path": "$.itls[*][*]"}, 35),
+])
+def test_every_run_of_an_entry_is_read(data, selection, n):
+    assert value(data, unit="s", **selection).n == n
+
+
+def test_partial_answers_at_their_edges():
+    assert pyperf.partial(PP, [("metadata", "loops")]) is None
+    assert pyperf.partial(PP, [("benchmarks", 0, "runs", 1, "warmups", 0, 1)]) is None  # refused as a warm-up
+    every = [("benchmarks", 0, "runs", r, "values") for r in (1, 2, 3)]
+    assert pyperf.partial(PP, every) is None
+    assert pyperf.partial(PP, every[:2]) == "takes 6 of the 9 values of benchmark 'sum_range_100'"
+    assert pyperf.partial(PP, [*every, ("benchmarks", 1, "runs", 1, "values")]) == \
+        "takes 3 of the 9 values of benchmark 'join_50'"
+    clean = _serving_all_succeeded()
+    assert serving.partial(clean, [("ttfts", 0)]) is None
+    assert serving.partial({k: v for k, v in clean.items() if k != "itls"}, [("ttfts", 0)]) is None  # SGLang's own
+    assert serving.partial(clean, [("itls", i) for i in range(5)]) is None
+    assert serving.partial(clean, [("itls", i) for i in range(4)]) == "takes 28 of the 35 inter-token gaps (itls)"

@@ -190,6 +190,10 @@ def check_recognised(art: Artifact, where: list[Where], unit: str | None, loc: L
     if pooled is not None:
         raise refuse("SC319", sel_loc, f"'{selector_text}' in {art.rel} {pooled}: runs are taken as the tool wrote "
                      "them", with_short_form(art.data, where[0], "select one entry's runs"))
+    partial = tools.partly(art.data, where, fmt)
+    if partial is not None:
+        raise refuse("SC319", sel_loc, f"'{selector_text}' in {art.rel} {partial}: runs are taken as the tool wrote "
+                     "them", with_short_form(art.data, where[0], "select every run"))
     seen: set[Where] = set()
     for place in where:
         if place[:-1] in seen:

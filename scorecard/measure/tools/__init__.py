@@ -24,7 +24,7 @@ NAMES = tuple(FORMATS)
 assert NAMES == TOOL_FORMATS, "core.toolnames lists the formats measure.tools reads"
 
 __all__ = ["FORMATS", "Inconsistent", "NAMES", "Picked", "Request", "Sibling", "alone_at", "behind", "failed_at",
-           "pick", "pooled", "recognise", "short_form", "stated_unit", "unknown_at"]
+           "partly", "pick", "pooled", "recognise", "short_form", "stated_unit", "unknown_at"]
 
 
 def pick(name: str, data: Any, req: Request) -> Picked:
@@ -77,6 +77,12 @@ def unknown_at(data: Any, where: Where, fmt: ModuleType | None = None) -> str | 
 def pooled(data: Any, where: list[Where], fmt: ModuleType | None = None) -> str | None:
     """Why values selected together come from entries the tool keeps apart (two commands, two tests)."""
     return _ask(fmt or recognise(data), "pools", data, where) if len(where) > 1 else None
+
+
+def partly(data: Any, where: list[Where], fmt: ModuleType | None = None) -> str | None:
+    """Why values selected from one entry are only some of its runs where the tool's runs span several arrays
+    (one pyperf worker's values, one request's inter-token gaps)."""
+    return _ask(fmt or recognise(data), "partial", data, where)
 
 
 def alone_at(data: Any, where: Where) -> str | None:

@@ -102,3 +102,26 @@ def pools(data: Any, where: list[Where]) -> str | None:
     alike to a reader that compares their text)."""
     entries = {place[1] for place in where if len(place) > 1 and place[0] == "benchmarks"}
     return f"pools the values of {len(entries)} pyperf benchmarks" if len(entries) > 1 else None
+
+
+def _every_value(runs: list) -> set[tuple[int, int]]:
+    return {(r, k) for r, run in enumerate(runs) if isinstance(run, dict) and isinstance(run.get("values"), list)
+            for k in range(len(run["values"]))}
+
+
+def partial(data: Any, where: list[Where]) -> str | None:
+    """Values of some of a benchmark's runs only (one worker's, or each worker's first): pyperf's runs are every
+    value of every worker, and a worker is not a repetition to choose."""
+    taken: dict[int, set[tuple[int, int | str]]] = {}
+    for place in where:
+        if len(place) < 5 or place[0] != "benchmarks" or place[2] != "runs" or place[4] != "values" or \
+                not isinstance(place[1], int) or not isinstance(place[3], int):
+            continue
+        values = data["benchmarks"][place[1]]["runs"][place[3]]["values"]
+        taken.setdefault(place[1], set()).update(
+            [(place[3], place[5])] if len(place) > 5 else [(place[3], k) for k in range(len(values))])
+    for index, got in sorted(taken.items()):
+        every = _every_value(data["benchmarks"][index]["runs"])
+        if got != every:
+            return f"takes {len(got)} of the {len(every)} values of benchmark {_metadata(data, index, 'name')!r}"
+    return None

@@ -188,6 +188,22 @@ def unknown(data: Any, where: Where) -> str | None:
     return f"'{where[0]}' is not a key vLLM or SGLang writes"
 
 
+def partial(data: Any, where: list[Where]) -> str | None:
+    """Some requests' inter-token gaps only (one request's, or each request's first): the runs of itl are every gap
+    of every request."""
+    taken: set[tuple[int, int | str]] = set()  # a place under itls means itls is a list: it was selected from
+    for place in where:
+        if len(place) < 2 or place[0] != "itls" or not isinstance(place[1], int):
+            continue
+        gaps = data["itls"][place[1]]
+        taken.update([(place[1], place[2])] if len(place) > 2 else
+                     [(place[1], j) for j in range(len(gaps))] if isinstance(gaps, list) else [])
+    if not taken:
+        return None
+    every = {(i, j) for i, gaps in enumerate(data["itls"]) if isinstance(gaps, list) for j in range(len(gaps))}
+    return f"takes {len(taken)} of the {len(every)} inter-token gaps (itls)" if taken != every else None
+
+
 def alone(data: Any, where: Where) -> str | None:
     """Why the tool's statistic at where stands without its runs though a serving file has them: failed requests."""
     bad = failed(data)
