@@ -10,7 +10,9 @@ import copy
 
 import pytest
 
-from scorecard.measure import tools
+from scorecard.measure import toolread, tools
+from scorecard.measure.evidence import Artifact
+from scorecard.measure.selection import Refused
 from scorecard.measure.tools import asv, google_benchmark, hyperfine, pyperf, pytest_benchmark, serving
 
 from test_tools import ASV, load, problem, value
@@ -496,3 +498,50 @@ def test_partial_answers_at_their_edges():
     assert serving.partial({k: v for k, v in clean.items() if k != "itls"}, [("ttfts", 0)]) is None  # SGLang's own
     assert serving.partial(clean, [("itls", i) for i in range(5)]) is None
     assert serving.partial(clean, [("itls", i) for i in range(4)]) == "takes 28 of the 35 inter-token gaps (itls)"
+
+
+# --- an interval's ends in a tool's file ---------------------------------------------------------
+
+NODATA = load("pytest-benchmark-saved-nodata.json")
+
+
+@pytest.mark.parametrize(("low", "high"), [
+    ("/benchmarks/0/stats/stddev", "/benchmarks/0/stats/total"),  # a spread and a sum of rounds
+    ("/benchmarks/0/stats/min", "/benchmarks/3/stats/max"),  # another test's statistic
+    ("/benchmarks/0/stats/min", "/benchmarks/0/stats/max"),  # its own extremes: not a confidence interval
+])
+def test_a_tool_that_writes_no_interval_gives_no_low_or_high(low, high):
+    code, loc, text = problem(NODATA, pointer="/benchmarks/0/stats/median", unit="s", level=0.99,
+                              low={"pointer": low}, high={"pointer": high})
+    assert (code, loc) == ("SC313", ("result", "low", "pointer"))
+    assert text.startswith("low: in evidence/x.json: pytest-benchmark writes no interval for this value | remove "
+                           "low: and high:, and select the runs: their interval is computed; or read it in the "
+                           "tool's own words: format: pytest-benchmark, benchmark: 'test_sum_range'"), text
+
+
+def test_an_interval_in_a_file_no_tool_wrote_is_read():
+    m = value({"v": 1.0, "lo": 0.9, "hi": 1.1}, pointer="/v", unit="s", level=0.99, low={"pointer": "/lo"},
+              high={"pointer": "/hi"})
+    assert (m.low, m.high, m.interval_from) == (0.9, 1.1, "artifact")
+
+
+def test_asvs_interval_is_the_99_percent_one_of_the_same_combination():
+    assert asv.interval(AV, ("results", PARAM, RESULT, 2)) == (("results", PARAM, CI_A, 2), ("results", PARAM, 6, 2))
+    assert asv.interval(AV, ("results", PARAM, SAMPLES, 2)) is None
+    assert asv.interval(AV, ("results", PARAM, RESULT)) is None
+    assert asv.interval(AV, ("params", PARAM, RESULT, 2)) is None
+    without = {**AV, "result_columns": [c for c in AV["result_columns"] if c != "stats_ci_99_b"]}
+    assert asv.interval(without, ("results", PARAM, RESULT, 2)) is None
+
+
+def test_a_bound_in_asvs_file_must_be_that_end_of_its_interval():
+    art = Artifact("evidence/x.json", AV)
+    value_at = ("results", PARAM, RESULT, 2)
+    toolread.check_bound(art, value_at, "low", ("results", PARAM, CI_A, 2), ("result", "low"))
+    toolread.check_bound(art, value_at, "high", ("results", PARAM, 6, 2), ("result", "high"))
+    with pytest.raises(Refused) as caught:
+        toolread.check_bound(art, value_at, "low", ("results", PARAM, 6, 2), ("result", "low"))
+    assert (caught.value.problem.code, caught.value.problem.hint) == (
+        "SC313", "write low: {pointer: /results/benchmarks.ParamSuite.time_sorted/5/2}")
+    with pytest.raises(Refused):
+        toolread.check_bound(art, value_at, "high", ("results", PARAM, 6, 1), ("result", "high"))  # another combination

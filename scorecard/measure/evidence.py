@@ -53,6 +53,11 @@ def escape_token(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
+def pointer_to(where: tuple[str | int, ...]) -> str:
+    """The JSON pointer of a place: ("results", 0, "a/b") is /results/0/a~1b."""
+    return "".join("/" + escape_token(str(part)) for part in where)
+
+
 def resolve_pointer(data: JsonValue, pointer: str) -> JsonValue:
     """The value pointer names in data; PointerError where it does not resolve."""
     node = data
@@ -304,7 +309,7 @@ def located(data: JsonValue, kind: str, selector: str) -> list[str]:
     if kind == "pointer":
         return [selector]
     from .jsonquery import find
-    return ["".join("/" + escape_token(str(part)) for part in where) for _, where in find(selector, data)]
+    return [pointer_to(where) for _, where in find(selector, data)]
 
 
 def cited_value(data: JsonValue, kind: str, selector: str) -> JsonValue:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import stats, units
-from .evidence import Artifact, escape_token
+from .evidence import Artifact, pointer_to
 from ..core.findings import RULES
 from ..core.paths import PathProblem
 from . import toolread
@@ -101,7 +101,7 @@ def _source(spec, get: GetArtifact, loc: Loc, evidence: str, name: str | None = 
                      "(their spread overflows a double)", "record the runs in a unit that keeps them below 1e300")
     value = summary.value if summary else values[0]
     meta = art.meta if isinstance(art.meta, dict) else {}
-    at = selector if kind == "pointer" else "".join("/" + escape_token(str(part)) for part in where[0])
+    at = selector if kind == "pointer" else pointer_to(where[0])
     warning = toolread.alone_warning(art, where, loc + (kind,), selector) if not runs else None
     return Source(evidence, selector, kind, value, unit, meta, name, summary, at, places, warning=warning)
 
@@ -249,10 +249,11 @@ def _with_interval(result, get: GetArtifact, src: Source, others: int = 0) -> Me
     for key in ("low", "high"):
         bound = getattr(result, key)
         kind, selector, sel_loc = _selector(bound, loc + (key,))
-        values, runs, _ = numbers(art, kind, selector, sel_loc, bound=True)
+        values, runs, where = numbers(art, kind, selector, sel_loc, bound=True)
         if runs:
             raise refuse("SC313", sel_loc, f"{key}: selects {len(values)} numbers, not one",
                          "select the single number that bounds the interval")
+        toolread.check_bound(art, src.places[0] if src.places else (), key, where[0], sel_loc)
         ends.append(values[0])
     low, high = ends
     level = check_level(result.level, loc, 1 + others)

@@ -14,7 +14,7 @@ from fractions import Fraction
 from . import stats, tools, units
 from ..core.findings import kind_of
 from ..core.paths import PathProblem
-from .evidence import Artifact, JsonValue, escape_token, is_number
+from .evidence import Artifact, JsonValue, is_number, pointer_to
 from .measured import Source
 from .selection import Loc, Problem, Refused, Where, refuse, value_at
 from . import evidence
@@ -91,7 +91,7 @@ def source(spec, art: Artifact, get: GetArtifact, loc: Loc, name: str | None, un
         raise refuse("SC308", loc + ("format",), f"{described(spec)} in {art.rel}: runs too large to summarise",
                      "record the runs in a unit that keeps them below 1e300")
     meta = art.meta if isinstance(art.meta, dict) else {}
-    at = "".join("/" + escape_token(str(part)) for part in picked.where[0])
+    at = pointer_to(picked.where[0])
     if picked.runs and len({where[:-1] for where in picked.where}) == 1:
         at = at.rsplit("/", 1)[0]  # the one array the runs are in (else the first run: they are spread over entries)
     warning = Problem("SC324", loc + ("format",), f"{described(spec)} in {art.rel}: {picked.alone}",
@@ -111,7 +111,7 @@ def _numbers(art: Artifact, picked: tools.Picked, what: str, loc: Loc) -> list[f
         except (KeyError, IndexError, TypeError, ValueError):
             found = None
         if not is_number(found):
-            at = "".join("/" + escape_token(str(part)) for part in where)
+            at = pointer_to(where)
             raise refuse("SC308", loc, f"{what} in {art.rel}: {at} is "
                          f"{kind_of(found, json=True)}, not a finite number",
                          "cite the tool's output as it wrote it: every run is a number")
@@ -213,6 +213,23 @@ def check_recognised(art: Artifact, where: list[Where], unit: str | None, loc: L
                          f"{art.rel} is in {text} ({how})", with_short_form(art.data, place, f"write unit: {text}"))
 
 
+def check_bound(art: Artifact, value_at: Where, key: str, bound_at: Where, sel_loc: Loc) -> None:
+    """In a recognised file, low: and high: are the interval the tool writes for the value (asv's 99 % interval),
+    never another of its numbers (a spread, a total, another entry's statistic): SC313."""
+    fmt = tools.recognise(art.data)
+    if fmt is None:
+        return
+    ends = tools.interval_at(art.data, value_at, fmt)
+    if ends is None:
+        raise refuse("SC313", sel_loc, f"{key}: in {art.rel}: {fmt.NAME} writes no interval for this value",
+                     with_short_form(art.data, value_at, "remove low: and high:, and select the runs: their "
+                                     "interval is computed"))
+    want = ends[0] if key == "low" else ends[1]
+    if bound_at != want:
+        raise refuse("SC313", sel_loc, f"{key}: in {art.rel} is not the end of the interval {fmt.NAME} writes for "
+                     f"this value", f"write {key}: {{pointer: {pointer_to(want)}}}")
+
+
 def with_short_form(data: JsonValue, place: Where, hint: str) -> str:
     """A hint, and the format: form that reads the same entry where a tool's signature recognises the file."""
     form = tools.short_form(data, place)
@@ -266,7 +283,7 @@ def located(data: JsonValue, kind: str, selector_text: str) -> list[str]:
     """The JSON pointers of the values a selection names: a format's (by the tool's words), a pointer's or a path's."""
     if kind != "format":
         return evidence.located(data, kind, selector_text)
-    return ["".join("/" + escape_token(str(part)) for part in where) for where in places(data, selector_text)]
+    return [pointer_to(where) for where in places(data, selector_text)]
 
 
 def cited_value(data: JsonValue, kind: str, selector_text: str) -> JsonValue:

@@ -138,6 +138,14 @@ def failures(data: Any, where: Where) -> str | None:
     return None
 
 
+def interval(data: Any, where: Where) -> tuple[Where, Where] | None:
+    """The ends of asv's 99 % interval for the result of one parameter combination."""
+    low, high = _column(data, "stats_ci_99_a"), _column(data, "stats_ci_99_b")
+    if len(where) != 4 or where[0] != "results" or where[2] != _column(data, "result") or low is None or high is None:
+        return None
+    return ("results", where[1], low, where[3]), ("results", where[1], high, where[3])
+
+
 def hint(data: Any, where: Where) -> str:
     return f"format: asv, benchmark: {where[1]!r}, stat: median"
 
