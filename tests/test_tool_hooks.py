@@ -107,7 +107,11 @@ def test_asv_units(where, unit):
     (("results", TIME, RESULT), "the result column holds asv's median of each parameter combination, not runs"),
     (("results", TIME, CI_A, 0), "the column stats_ci_99_a is an end of asv's interval (name it with low: and "
                                   "high:), not a measurement"),
-    (("params", TIME, CI_A, 0), None),
+    (("params", "num_cpu"), "asv's params (the run's date, build durations, the machine) is not a measurement of "
+                            "a benchmark"),
+    (("date",), "asv's date (the run's date, build durations, the machine) is not a measurement of a benchmark"),
+    (("meta", "runs", 0), None),  # the ledger's own note
+    ((), None),
 ])
 def test_asv_failures(where, said):
     assert asv.failures(AV, where) == said
@@ -232,17 +236,23 @@ def test_pyperf_a_count_has_no_unit_of_its_own():
     assert pyperf.unit_at(data, ("benchmarks", 0, "runs", 1, "values")) == ("B", "its metadata unit is 'byte'")
 
 
-@pytest.mark.parametrize(("where", "failed"), [
-    (("benchmarks", 0, "runs", 0, "warmups"), True),
-    (("benchmarks", 0, "runs", 0, "warmups", 0), True),
-    (("benchmarks", 0, "runs", 0, "values"), False),
-    (("benchmarks", 0, "runs", 0), False),
-    (("benchmarks", 0, "metadata", 0, "warmups"), False),
-    (("metadata", 0, "runs", 0, "warmups"), False),
+WARMUPS = "the warm-ups are not measurements (pyperf leaves them out of every statistic)"
+METADATA = "pyperf's metadata (loops, a run's duration, the machine) is not a measurement of the benchmark"
+
+
+@pytest.mark.parametrize(("where", "said"), [
+    (("benchmarks", 0, "runs", 0, "warmups"), WARMUPS),
+    (("benchmarks", 0, "runs", 0, "warmups", 0), WARMUPS),
+    (("benchmarks", 0, "runs", 0, "values"), None),
+    (("benchmarks", 0, "runs", 0), None),
+    (("benchmarks", 0, "metadata", 0, "warmups"), METADATA),
+    (("metadata", "loops"), METADATA),
+    (("benchmarks", 1, "metadata", "loops"), METADATA),
+    (("benchmarks", 1, "runs", 2, "metadata", "duration"), METADATA),
+    (("benchmarks", 1, "runs", 2, "values", 0, "metadata"), None),  # five parts in: a value's own place
 ])
-def test_pyperf_warmups_are_not_measurements(where, failed):
-    assert pyperf.failures(PP, where) == (
-        "the warm-ups are not measurements (pyperf leaves them out of every statistic)" if failed else None)
+def test_pyperf_warmups_and_metadata_are_not_measurements(where, said):
+    assert pyperf.failures(PP, where) == said
 
 
 def test_pyperf_short_form_names_the_benchmark_where_there_is_one():
@@ -450,8 +460,9 @@ def test_a_family_index_edited_into_a_list_is_a_finding_not_a_traceback(selectio
 
 def test_a_string_in_pyperf_metadata_is_a_finding_not_a_traceback():
     code, _, text = problem(PP, pointer="/metadata/hostname", unit="s")
-    assert code == "SC308" and "names a string, not a finite number" in text
+    assert code == "SC323" and METADATA in text
     assert pyperf.hint(PP, ("metadata", "hostname")) == "format: pyperf, benchmark: '...', stat: median"
+    assert tools.short_form(PP, ("metadata", "hostname")) == "format: pyperf, benchmark: '...', stat: median"
 
 
 def _serving_all_succeeded() -> dict:
@@ -545,3 +556,40 @@ def test_a_bound_in_asvs_file_must_be_that_end_of_its_interval():
         "SC313", "write low: {pointer: /results/benchmarks.ParamSuite.time_sorted/5/2}")
     with pytest.raises(Refused):
         toolread.check_bound(art, value_at, "high", ("results", PARAM, 6, 1), ("result", "high"))  # another combination
+
+
+# --- numbers a tool writes that are not measurements ---------------------------------------------
+
+@pytest.mark.parametrize(("data", "selection", "said"), [
+    (GB, {"pointer": "/context/num_cpus"}, "the context describes the machine"),
+    (GB, {"pointer": "/context/load_avg"}, "the context describes the machine"),  # an array, not runs
+    (GB, {"pointer": "/benchmarks/3/iterations"}, "iterations is a count of loops"),
+    (GB, {"path": "$.benchmarks[?@.run_name == 'plain_join' && @.run_type == 'iteration'].iterations"},
+     "iterations is a count of loops"),
+    (GB, {"pointer": "/benchmarks/0/threads"}, "threads is a count"),
+    (PP, {"pointer": "/metadata/loops"}, METADATA),
+    (PP, {"path": "$.benchmarks[0].runs[*].metadata.duration"}, METADATA),
+    (AV, {"pointer": "/date"}, "asv's date"),
+    (PB, {"pointer": "/benchmarks/2/params/n"}, "params is a parameter"),
+    (PB, {"pointer": "/benchmarks/0/options/min_time"}, "options is an option of the run"),
+    (PB, {"pointer": "/machine_info/cpu/count"}, "machine_info describes the machine"),
+    (PB, {"pointer": "/machine_info/cpu/hz_actual"}, "machine_info describes the machine"),  # [value, exponent]
+    (PB, {"pointer": "/datetime"}, "datetime is a time stamp"),
+    (SV, {"pointer": "/start_times"}, "start_times is time stamps"),
+    (SV, {"pointer": "/total_output_tokens"}, "total_output_tokens is a count"),
+    (SV, {"pointer": "/duration"}, "duration is the run's total time"),
+    (SV, {"pointer": "/request_rate"}, "request_rate is a setting"),
+])
+def test_a_count_a_setting_or_the_machine_is_not_a_measurement(data, selection, said):
+    code, _, text = problem(data, unit="x", **selection)
+    assert code == "SC323" and said in text, text
+
+
+@pytest.mark.parametrize(("data", "selection", "unit"), [
+    (GB, {"path": "$.benchmarks[?@.run_name == 'sum_range_with_counter' && @.run_type == 'iteration'].foo"}, "x"),
+    (PB, {"pointer": "/benchmarks/0/stats/data"}, "s"),
+    (_serving_all_succeeded(), {"pointer": "/request_throughput"}, "{requests}/s"),
+    (_serving_all_succeeded(), {"pointer": "/ttfts"}, "s"),
+])
+def test_the_tools_measurements_are_still_read(data, selection, unit):
+    assert value(data, unit=unit, **selection).value > 0

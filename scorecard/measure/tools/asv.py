@@ -135,6 +135,8 @@ def failures(data: Any, where: Where) -> str | None:
         for name, what in NOT_MEASURED.items():
             if _column(data, name) == where[2]:
                 return f"the column {name} is {what}, not a measurement"
+    if where and where[0] not in ("results", "meta"):
+        return f"asv's {where[0]} (the run's date, build durations, the machine) is not a measurement of a benchmark"
     return None
 
 

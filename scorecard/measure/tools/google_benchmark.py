@@ -130,9 +130,17 @@ def _family(found: dict) -> tuple[str, str]:
     return json.dumps(found.get("family_index")), json.dumps(found.get("per_family_instance_index"))
 
 
+COUNTS = {"family_index": "an index", "per_family_instance_index": "an index", "repetitions": "a count",
+          "repetition_index": "an index", "threads": "a count", "iterations": "a count of loops"}
+
+
 def failures(data: Any, where: Where, whole: bool = False) -> str | None:
     """Why the entry at where did not measure: Google Benchmark's error_occurred or skipped (on it; with whole, on
-    any entry of its run_name)."""
+    any entry of its run_name); and numbers that are not measurements (the machine's context, counts, indexes)."""
+    if where and where[0] == "context":
+        return "the context describes the machine; it is not a measurement"
+    if len(where) > 2 and where[0] == "benchmarks" and where[2] in COUNTS:
+        return f"{where[2]} is {COUNTS[str(where[2])]}, not a measurement"
     if len(where) < 2 or where[0] != "benchmarks":
         return None
     benches = data["benchmarks"]

@@ -82,9 +82,11 @@ def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
 
 
 def failures(data: Any, where: Where) -> str | None:
-    """Warm-ups are not runs: a selection inside them reads values pyperf throws away."""
+    """Warm-ups are not runs: a selection inside them reads values pyperf throws away; nor is metadata."""
     if len(where) >= 5 and where[0] == "benchmarks" and where[2] == "runs" and where[4] == "warmups":
         return "the warm-ups are not measurements (pyperf leaves them out of every statistic)"
+    if "metadata" in where[:5]:  # the file's, a benchmark's or a run's
+        return "pyperf's metadata (loops, a run's duration, the machine) is not a measurement of the benchmark"
     return None
 
 

@@ -58,10 +58,18 @@ NOT_MEASURED = {"total": "the sum of all rounds", "rounds": "a count of rounds",
                 "iqr_outliers": "a count of outliers", "stddev_outliers": "a count of outliers"}
 
 
+DESCRIPTIONS = {"machine_info": "describes the machine", "commit_info": "describes the commit",
+                "datetime": "is a time stamp", "version": "is pytest-benchmark's version", "params": "is a parameter",
+                "param": "is a parameter", "options": "is an option of the run"}
+
+
 def failures(data: Any, where: Where) -> str | None:
-    """A number in stats that is not a measurement of one call: a total or a count."""
+    """A number that is not a measurement of one call: a total or a count in stats, the machine, a parameter."""
     if len(where) >= 4 and where[0] == "benchmarks" and where[2] == "stats" and where[3] in NOT_MEASURED:
         return f"stats.{where[3]} is {NOT_MEASURED[str(where[3])]}, not a measurement of one call"
+    key = where[0] if where and where[0] != "benchmarks" else where[2] if len(where) > 2 else None
+    if key in DESCRIPTIONS:
+        return f"{key} {DESCRIPTIONS[str(key)]}; it is not a measurement"
     return None
 
 
