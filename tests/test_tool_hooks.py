@@ -593,3 +593,22 @@ def test_a_count_a_setting_or_the_machine_is_not_a_measurement(data, selection, 
 ])
 def test_the_tools_measurements_are_still_read(data, selection, unit):
     assert value(data, unit=unit, **selection).value > 0
+
+
+def _pp_run_states(key: str, value: str) -> dict:
+    data = copy.deepcopy(PP)
+    data["benchmarks"][0]["runs"][2]["metadata"][key] = value
+    return data
+
+
+@pytest.mark.parametrize(("key", "value", "format_code"), [("unit", "byte", "SC511"), ("name", "join_50", "SC322")])
+def test_a_pyperf_run_of_another_unit_or_benchmark_is_refused_however_it_is_selected(key, value, format_code):
+    data = _pp_run_states(key, value)
+    said = f"a run states another {key} ({value}) than its benchmark"
+    code, _, text = problem(data, format="pyperf", benchmark="sum_range_100")
+    assert code == format_code and said in text
+    code, _, text = problem(data, path="$.benchmarks[0].runs[*].values[*]", unit="s")
+    assert code == "SC323" and said in text
+    assert pyperf.failures(data, ("benchmarks", 0, "runs", 1, "values", 0)) is None  # the other runs are its own
+    same = _pp_run_states(key, "second" if key == "unit" else "sum_range_100")  # its benchmark's own: its run
+    assert value(same, format="pyperf", benchmark="sum_range_100").n == 9

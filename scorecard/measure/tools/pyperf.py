@@ -50,14 +50,26 @@ def pick(data: Any, req: Request) -> Picked:
     if not places:
         raise req.refuse(f"benchmark {req.benchmark!r} holds no values (only warm-ups or calibration runs)",
                          "run pyperf without --calibrate-loops, or with more values", key="benchmark")
-    text = _unit_text(data, int(at[1]))
-    other = {str(run["metadata"]["unit"]) for run in runs if isinstance(run, dict) and
-             isinstance(run.get("metadata"), dict) and "unit" in run["metadata"]} - {text}
-    if other:
-        raise req.refuse(f"a run states another unit ({', '.join(sorted(other))}) than its benchmark ({text})",
-                         "cite the file as pyperf wrote it", key="benchmark", code="SC511")
+    for r in range(len(runs)):
+        other = _other_run(data, int(at[1]), r)
+        if other is not None:
+            raise req.refuse(other, "cite the file as pyperf wrote it", key="benchmark",
+                             code="SC511" if "unit" in other else "SC322")
     unit, unit_from = _unit(data, int(at[1]))
     return Picked(places, True, unit, unit_from)
+
+
+def _other_run(data: dict, index: int, r: int) -> str | None:
+    """Why run r is not a run of benchmark index: its metadata states another unit or name (pyperf writes a run's
+    metadata there only where it differs from its benchmark's, and never adds a run of another benchmark)."""
+    run = data["benchmarks"][index]["runs"][r]
+    own = run.get("metadata") if isinstance(run, dict) else None
+    if not isinstance(own, dict):
+        return None
+    for key, theirs in (("unit", _unit_text(data, index)), ("name", _metadata(data, index, "name"))):
+        if key in own and str(own[key]) != str(theirs):
+            return f"a run states another {key} ({own[key]}) than its benchmark ({theirs})"
+    return None
 
 
 def _unit_text(data: dict, index: int) -> str:
@@ -87,6 +99,9 @@ def failures(data: Any, where: Where) -> str | None:
         return "the warm-ups are not measurements (pyperf leaves them out of every statistic)"
     if "metadata" in where[:5]:  # the file's, a benchmark's or a run's
         return "pyperf's metadata (loops, a run's duration, the machine) is not a measurement of the benchmark"
+    if len(where) >= 4 and where[0] == "benchmarks" and where[2] == "runs" and isinstance(where[1], int) and \
+            isinstance(where[3], int):
+        return _other_run(data, where[1], where[3])
     return None
 
 
