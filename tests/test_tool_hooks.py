@@ -601,10 +601,10 @@ def _pp_run_states(key: str, value: str) -> dict:
     return data
 
 
-@pytest.mark.parametrize(("key", "value", "format_code"), [("unit", "byte", "SC511"), ("name", "join_50", "SC322")])
-def test_a_pyperf_run_of_another_unit_or_benchmark_is_refused_however_it_is_selected(key, value, format_code):
-    data = _pp_run_states(key, value)
-    said = f"a run states another {key} ({value}) than its benchmark"
+@pytest.mark.parametrize(("key", "stated", "format_code"), [("unit", "byte", "SC511"), ("name", "join_50", "SC322")])
+def test_a_pyperf_run_of_another_unit_or_benchmark_is_refused_however_it_is_selected(key, stated, format_code):
+    data = _pp_run_states(key, stated)
+    said = f"a run states another {key} ({stated}) than its benchmark"
     code, _, text = problem(data, format="pyperf", benchmark="sum_range_100")
     assert code == format_code and said in text
     code, _, text = problem(data, path="$.benchmarks[0].runs[*].values[*]", unit="s")
