@@ -612,3 +612,15 @@ def test_a_pyperf_run_of_another_unit_or_benchmark_is_refused_however_it_is_sele
     assert pyperf.failures(data, ("benchmarks", 0, "runs", 1, "values", 0)) is None  # the other runs are its own
     same = _pp_run_states(key, "second" if key == "unit" else "sum_range_100")  # its benchmark's own: its run
     assert value(same, format="pyperf", benchmark="sum_range_100").n == 9
+
+
+def test_a_number_edited_in_for_a_list_of_runs_is_not_all_of_them():
+    data = copy.deepcopy(PP)
+    data["benchmarks"][0]["runs"][1]["values"] = 6.2e-07
+    assert problem(data, pointer="/benchmarks/0/runs/1/values", unit="s")[0] == "SC319"  # one of the workers
+    assert pyperf.partial(data, [("benchmarks", 0, "runs", 1, "values")]) == \
+        "takes 1 of the 6 values of benchmark 'sum_range_100'"
+    clean = _serving_all_succeeded()
+    clean["itls"][2] = 0.004
+    code, _, text = problem(clean, pointer="/itls/2", unit="s")
+    assert code == "SC319" and "takes 1 of the 28 inter-token gaps (itls)" in text

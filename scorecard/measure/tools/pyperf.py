@@ -136,7 +136,8 @@ def partial(data: Any, where: list[Where]) -> str | None:
             continue
         values = data["benchmarks"][place[1]]["runs"][place[3]]["values"]
         taken.setdefault(place[1], set()).update(
-            [(place[3], place[5])] if len(place) > 5 else [(place[3], k) for k in range(len(values))])
+            [(place[3], place[5])] if len(place) > 5 else [(place[3], k) for k in range(len(values))]
+            if isinstance(values, list) else [(place[3], "values")])  # a number edited in for the list
     for index, got in sorted(taken.items()):
         every = _every_value(data["benchmarks"][index]["runs"])
         if got != every:

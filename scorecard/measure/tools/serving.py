@@ -209,7 +209,7 @@ def partial(data: Any, where: list[Where]) -> str | None:
             continue
         gaps = data["itls"][place[1]]
         taken.update([(place[1], place[2])] if len(place) > 2 else
-                     [(place[1], j) for j in range(len(gaps))] if isinstance(gaps, list) else [])
+                     [(place[1], j) for j in range(len(gaps))] if isinstance(gaps, list) else [(place[1], "gap")])
     if not taken:
         return None
     every = {(i, j) for i, gaps in enumerate(data["itls"]) if isinstance(gaps, list) for j in range(len(gaps))}
