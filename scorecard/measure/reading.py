@@ -82,10 +82,10 @@ def _source(spec, get: GetArtifact, loc: Loc, evidence: str, name: str | None = 
     try:
         values, runs, where = numbers(art, kind, selector, sel_loc)
     except Refused as exc:
-        place = toolread.a_tools_statistic(exc, art, kind, selector)
-        if place is None:
+        statistic = toolread.a_tools_statistic(exc, art, kind, selector)
+        if statistic is None:
             raise toolread.told(exc, art, kind, selector) from None
-        values, runs, where = [], False, [place]  # asv's columns look like repetitions; its runs are read below
+        values, runs, where = statistic[1], False, [statistic[0]]  # asv's columns look like repetitions
     toolread.check_recognised(art, where, unit, loc, selector, sel_loc)
     check_stated_unit(art, where, unit, loc, selector)
     stat = getattr(spec, "stat", None) or "median"

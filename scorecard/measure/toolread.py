@@ -252,15 +252,21 @@ def told(exc: Refused, art: Artifact, kind: str, selector_text: str) -> Refused:
                                  f"{problem.hint}; or read it in the tool's own words: {form}"))
 
 
-def a_tools_statistic(exc: Refused, art: Artifact, kind: str, selector_text: str) -> Where | None:
+def a_tools_statistic(exc: Refused, art: Artifact, kind: str,
+                      selector_text: str) -> tuple[Where, list[float]] | None:
     """Where a selection refused as one run picked out of several (SC319) names a statistic a recognised tool
-    computed over runs in the file (asv's result column beside its other columns): its place, to be read with them."""
+    computed (asv's result column beside its other columns): its place and value, read with its runs where the
+    file holds them, else alone as that statistic."""
     if exc.problem.code != "SC319":
         return None
     found = _places(art.data, kind, selector_text)
-    if len(found) != 1:
+    if len(found) != 1 or not found[0]:
         return None  # a selection of several values is judged as what it selects
-    return found[0] if found[0] and tools.behind(art.data, found[0]) is not None else None
+    number = value_at(art.data, found[0])
+    if tools.behind(art.data, found[0]) is None and (tools.statistic_at(art.data, found[0]) is None or
+                                                     not is_number(number)):
+        return None
+    return found[0], [float(number)] if is_number(number) else []  # else its runs are read below
 
 
 def _first_place(data: JsonValue, kind: str, selector_text: str) -> Where:

@@ -24,7 +24,8 @@ NAMES = tuple(FORMATS)
 assert NAMES == TOOL_FORMATS, "core.toolnames lists the formats measure.tools reads"
 
 __all__ = ["FORMATS", "Inconsistent", "NAMES", "Picked", "Request", "Sibling", "alone_at", "behind", "failed_at",
-           "interval_at", "partly", "pick", "pooled", "recognise", "short_form", "stated_unit", "unknown_at"]
+           "interval_at", "partly", "pick", "pooled", "recognise", "short_form", "stated_unit", "statistic_at",
+           "unknown_at"]
 
 
 def pick(name: str, data: Any, req: Request) -> Picked:
@@ -77,6 +78,12 @@ def unknown_at(data: Any, where: Where, fmt: ModuleType | None = None) -> str | 
 def pooled(data: Any, where: list[Where], fmt: ModuleType | None = None) -> str | None:
     """Why values selected together come from entries the tool keeps apart (two commands, two tests)."""
     return _ask(fmt or recognise(data), "pools", data, where) if len(where) > 1 else None
+
+
+def statistic_at(data: Any, where: Where, fmt: ModuleType | None = None) -> str | None:
+    """The statistic a recognised tool computed at where, read alone where its runs are not in the file (asv's
+    result: the median), or None."""
+    return _ask(fmt or recognise(data), "own_statistic", data, where)
 
 
 def interval_at(data: Any, where: Where, fmt: ModuleType | None = None) -> tuple[Where, Where] | None:

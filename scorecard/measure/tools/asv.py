@@ -140,6 +140,11 @@ def failures(data: Any, where: Where) -> str | None:
     return None
 
 
+def own_statistic(data: Any, where: Where) -> str | None:
+    """asv's result for one parameter combination is the median of its samples."""
+    return "median" if len(where) == 4 and where[0] == "results" and where[2] == _column(data, "result") else None
+
+
 def interval(data: Any, where: Where) -> tuple[Where, Where] | None:
     """The ends of asv's 99 % interval for the result of one parameter combination."""
     low, high = _column(data, "stats_ci_99_a"), _column(data, "stats_ci_99_b")

@@ -146,7 +146,7 @@ def failures(data: Any, where: Where, whole: bool = False) -> str | None:
     benches = data["benchmarks"]
     run_name = benches[where[1]].get("run_name")
     entries = [e for e in benches if e.get("run_name") == run_name] if whole else [benches[where[1]]]
-    bad = [e for e in entries if e.get("error_occurred") or e.get("skipped")]
+    bad = [e for e in entries if e.get("error_occurred") or e.get("skipped") is True]  # a counter may be "skipped"
     if not bad:
         return None
     if not bad[0].get("error_occurred"):
@@ -175,8 +175,8 @@ def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
         return None  # the repetitions are not in the file: the aggregate stands alone
     failed = failures(data, where, whole=True)
     if failed:
-        raise Inconsistent("SC323", f"{failed}: its aggregate summarises them", "fix the benchmark so it runs "
-                           "without error, and run it again")
+        raise Inconsistent("SC323", f"{failed}: the aggregate is judged with its repetitions, and a failed one is "
+                           "not a measurement", "fix the benchmark so it runs without error, and run it again")
     families = {_family(benches[i]) for i in runs}
     if len(families) > 1:
         raise Inconsistent("SC322", f"{len(families)} benchmarks share the run_name {found.get('run_name')!r}: its "

@@ -53,13 +53,16 @@ def pick(data: Any, req: Request) -> Picked:
     for r in range(len(runs)):
         other = _other_run(data, int(at[1]), r)
         if other is not None:
-            raise req.refuse(other, "cite the file as pyperf wrote it", key="benchmark",
-                             code="SC511" if "unit" in other else "SC322")
+            raise req.refuse(other[1], "cite the file as pyperf wrote it", key="benchmark",
+                             code="SC511" if other[0] == "unit" else "SC322")
+    if len(places) != len(_every_value(runs)):
+        raise req.refuse(f"a run of benchmark {req.benchmark!r} holds values that are not a list",
+                         "cite the file as pyperf wrote it: every run is a number", key="benchmark", code="SC308")
     unit, unit_from = _unit(data, int(at[1]))
     return Picked(places, True, unit, unit_from)
 
 
-def _other_run(data: dict, index: int, r: int) -> str | None:
+def _other_run(data: dict, index: int, r: int) -> tuple[str, str] | None:
     """Why run r is not a run of benchmark index: its metadata states another unit or name (pyperf writes a run's
     metadata there only where it differs from its benchmark's, and never adds a run of another benchmark)."""
     run = data["benchmarks"][index]["runs"][r]
@@ -68,7 +71,7 @@ def _other_run(data: dict, index: int, r: int) -> str | None:
         return None
     for key, theirs in (("unit", _unit_text(data, index)), ("name", _metadata(data, index, "name"))):
         if key in own and str(own[key]) != str(theirs):
-            return f"a run states another {key} ({own[key]}) than its benchmark ({theirs})"
+            return key, f"a run states another {key} ({own[key]}) than its benchmark ({theirs})"
     return None
 
 
@@ -85,8 +88,13 @@ def _unit(data: dict, index: int) -> tuple[str | None, str]:
     return unit, f"its metadata unit is {text!r}"
 
 
+MEMORY = ("mem_max_rss", "mem_peak_pagefile_usage", "command_max_rss")  # metadata that measures: bytes
+
+
 def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
-    """The benchmark's unit for a value or warm-up inside its runs."""
+    """The benchmark's unit for a value or warm-up inside its runs; bytes for the memory pyperf's metadata records."""
+    if where and "metadata" in where[:5] and where[-1] in MEMORY:
+        return "B", f"pyperf records {where[-1]} in bytes"
     if len(where) >= 5 and where[0] == "benchmarks" and where[2] == "runs" and where[4] in ("values", "warmups"):
         unit, how = _unit(data, int(where[1]))
         return (unit, how) if unit else None
@@ -97,11 +105,12 @@ def failures(data: Any, where: Where) -> str | None:
     """Warm-ups are not runs: a selection inside them reads values pyperf throws away; nor is metadata."""
     if len(where) >= 5 and where[0] == "benchmarks" and where[2] == "runs" and where[4] == "warmups":
         return "the warm-ups are not measurements (pyperf leaves them out of every statistic)"
-    if "metadata" in where[:5]:  # the file's, a benchmark's or a run's
+    if "metadata" in where[:5] and where[-1] not in MEMORY:  # the file's, a benchmark's or a run's
         return "pyperf's metadata (loops, a run's duration, the machine) is not a measurement of the benchmark"
     if len(where) >= 4 and where[0] == "benchmarks" and where[2] == "runs" and isinstance(where[1], int) and \
             isinstance(where[3], int):
-        return _other_run(data, where[1], where[3])
+        other = _other_run(data, where[1], where[3])
+        return other[1] if other else None
     return None
 
 
@@ -121,9 +130,14 @@ def pools(data: Any, where: list[Where]) -> str | None:
     return f"pools the values of {len(entries)} pyperf benchmarks" if len(entries) > 1 else None
 
 
-def _every_value(runs: list) -> set[tuple[int, int]]:
-    return {(r, k) for r, run in enumerate(runs) if isinstance(run, dict) and isinstance(run.get("values"), list)
-            for k in range(len(run["values"]))}
+def _every_value(runs: list) -> set[tuple[int, int | str]]:
+    """Every value of every run, by (run, index); a run's values edited into a number counts as one, "values"."""
+    out: set[tuple[int, int | str]] = set()
+    for r, run in enumerate(runs):
+        values = run.get("values") if isinstance(run, dict) else None
+        out.update([(r, k) for k in range(len(values))] if isinstance(values, list) else
+                   [(r, "values")] if isinstance(run, dict) and "values" in run else [])
+    return out
 
 
 def partial(data: Any, where: list[Where]) -> str | None:

@@ -123,19 +123,15 @@ def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
     return None
 
 
-NOT_MEASURED = {
-    "start_times": "time stamps", "input_lens": "token counts", "output_lens": "token counts",
-    "num_prompts": "a count", "completed": "a count", "failed": "a count", "total_input_tokens": "a count",
-    "total_output_tokens": "a count", "total_input_text_tokens": "a count", "total_input_vision_tokens": "a count",
-    "total_output_tokens_retokenized": "a count", "request_rate": "a setting", "burstiness": "a setting",
+NOT_MEASURED = {  # the run's counts (completed, failed, tokens) and duration are measured: a claim may rest on them
+    "start_times": "time stamps", "request_rate": "a setting", "burstiness": "a setting",
     "max_concurrency": "a setting", "random_input_len": "a setting", "random_output_len": "a setting",
-    "random_range_ratio": "a setting", "sharegpt_output_len": "a setting", "server_info": "the server's settings",
-    "duration": "the run's total time"}
+    "random_range_ratio": "a setting", "sharegpt_output_len": "a setting", "server_info": "the server's settings"}
 
 
 def failures(data: Any, where: Where) -> str | None:
     """The per-request arrays of a run with failed requests hold them as 0.0: not measurements; nor is anything a
-    run where no request completed; nor a count, a setting or a time stamp."""
+    run where no request completed; nor a setting or a time stamp."""
     if where and where[0] in NOT_MEASURED:
         return f"{where[0]} is {NOT_MEASURED[str(where[0])]}, not a measurement"
     if where and none_succeeded(data) and where[0] not in ("completed", "failed", "num_prompts"):
