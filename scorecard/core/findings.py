@@ -119,7 +119,8 @@ RULES: dict[str, Rule] = _rules(
      "descendant segments, time, values selected, depth)."),
     ("SC312", "path-no-match", "error", "A path: query selects nothing in its evidence file."),
     ("SC313", "bad-interval", "error", "low: and high: do not name an interval around the value (one missing, not "
-                                       "numbers, not containing it, or beside a set of runs)."),
+                                       "numbers, not containing it, beside a set of runs, or in a tool's file not "
+                                       "the interval the tool writes)."),
     ("SC314", "bad-expr", "error", "expr: is not + - * / over the inputs, divides by zero, or mixes units that do "
                                    "not convert."),
     ("SC316", "formula-typed-factor", "error", "expr: holds a number, or in lowest terms scales, ignores or negates "
