@@ -47,6 +47,20 @@ def edit(root: Path, rel: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new))
 
 
+def suspect_alpha(dest: Path, *reviewed: str) -> Path:
+    """The base ledger in git, the dimensions reviewed committed, then alpha re-measured at 12.9 req/s and its claim
+    said so: a suspect claim whose reviewed version git holds."""
+    from conftest import LEDGERS, copy_ledger, run_cli
+
+    root = copy_ledger(LEDGERS / "base", dest)
+    git(root, "init", "-q")
+    assert run_cli("review", *reviewed, "--root", str(root)).returncode == 0
+    commit(root, "reviewed", 1)
+    set_rps(root, 12.9)
+    edit(root, "claims/core/alpha.yaml", "claim: 12 req/s", "claim: 12.9 req/s")
+    return root
+
+
 def scripted_history(dest: Path) -> tuple[Path, dict[str, str]]:
     """The base ledger in a repository with a known history; returns (root, commit ids by step).
 

@@ -13,7 +13,7 @@ from scorecard.ledger import stamps
 from scorecard.ledger.model import Dimension
 
 from conftest import LEDGERS, copy_ledger, run_cli
-from gitrepo import commit, edit, git, set_rps
+from gitrepo import commit, edit, git, set_rps, suspect_alpha
 
 STAMP = re.compile(r"^reviewed: (fp1-[0-9a-f]{16})$", re.M)
 
@@ -165,12 +165,7 @@ def test_review_all_then_again_is_already_current_and_dry_run_writes_nothing(bas
 # --- suspect claims -------------------------------------------------------------------------------
 
 def test_suspect_names_what_changed_from_the_committed_review(tmp_path):
-    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
-    git(root, "init", "-q")
-    assert run_cli("review", "--all", "--root", str(root)).returncode == 0
-    commit(root, "reviewed", 1)
-    set_rps(root, 12.9)
-    edit(root, "claims/core/alpha.yaml", "claim: 12 req/s", "claim: 12.9 req/s")
+    root = suspect_alpha(tmp_path / "ledger", "--all")
     found, _ = codes(root)
     assert found == [("SC801", "claims/core/alpha.yaml", 12)]
     result = run_cli("validate", "--root", str(root))

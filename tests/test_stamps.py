@@ -12,8 +12,8 @@ from scorecard.cli import pipeline
 from scorecard.ledger import stamps
 from scorecard.ledger.model import Dimension
 
-from conftest import LEDGERS, copy_ledger, run_cli
-from gitrepo import commit, edit, git, set_rps
+from conftest import LEDGERS
+from gitrepo import edit, suspect_alpha
 
 
 # --- a covered value as a finding shows it -------------------------------------------------------
@@ -129,12 +129,7 @@ def test_a_version_without_the_record_or_with_another_stamp_is_not_the_reviewed_
 
 
 def test_a_suspect_never_committed_keeps_its_plain_message_beside_one_git_explains(tmp_path):
-    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
-    git(root, "init", "-q")
-    assert run_cli("review", "alpha", "--root", str(root)).returncode == 0
-    commit(root, "reviewed", 1)
-    set_rps(root, 12.9)
-    edit(root, "claims/core/alpha.yaml", "claim: 12 req/s", "claim: 12.9 req/s")
+    root = suspect_alpha(tmp_path / "ledger", "alpha")
     edit(root, "claims/core/beta.yaml", "claim: not measured", "claim: not measured\nreviewed: fp1-0000000000000000")
     result, _ = pipeline.validate(root)
     messages = {f.file: f.message for f in result.findings if f.code == "SC801"}
