@@ -416,6 +416,8 @@ def test_a_path_over_two_benchmarks_is_refused_with_the_first_ones_short_form():
     assert (code, loc) == ("SC319", ("result", "path"))
     assert "pools the values of 2 pyperf benchmarks" in text
     assert text.endswith("format: pyperf, benchmark: 'sum_range_100', stat: median")
+    code, _, text = problem(PP, path="$.benchmarks[*].runs[1].values[0]", unit="s")  # one value of each
+    assert code == "SC319" and text.endswith("format: pyperf, benchmark: 'sum_range_100', stat: median")
     code, loc, text = problem(HF, path="$.results[*].median", unit="s")  # told apart by their text
     assert (code, loc) == ("SC319", ("result", "path"))
     assert text.endswith("format: hyperfine, benchmark: 'sleep 0.001', stat: median")
