@@ -686,3 +686,15 @@ def test_asvs_result_without_samples_is_read_by_pointer_with_its_own_interval():
     assert text.endswith(f"write low: {{pointer: {at}/5/0}}")
     code, _, text = problem(data, pointer=f"{at}/5/0", unit="s")  # the interval's end is not the value
     assert code == "SC323" and "an end of asv's interval (name it with low: and high:)" in text
+
+
+@pytest.mark.parametrize(("where", "stat"), [
+    (("results", PARAM, RESULT, 1), "median"),
+    (("results", TIME, RESULT, 0), "median"),
+    (("results", PARAM, SAMPLES, 1), None),
+    (("results", PARAM, RESULT), None),
+    (("results", PARAM, RESULT, 1, 0), None),
+    (("params", PARAM, RESULT, 1), None),
+])
+def test_asvs_own_statistic_is_the_result_of_one_combination(where, stat):
+    assert asv.own_statistic(AV, where) == stat
