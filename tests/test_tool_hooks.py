@@ -698,3 +698,22 @@ def test_asvs_result_without_samples_is_read_by_pointer_with_its_own_interval():
 ])
 def test_asvs_own_statistic_is_the_result_of_one_combination(where, stat):
     assert asv.own_statistic(AV, where) == stat
+
+
+def test_pyperf_answers_at_the_depth_its_metadata_and_runs_sit():
+    hidden = ("benchmarks", 0, "runs", 1, "extra", "metadata")  # deeper than pyperf writes metadata: not its own
+    assert pyperf.unit_at(PP, (*hidden, "mem_max_rss")) is None
+    assert pyperf.failures(PP, (*hidden, "loops")) is None
+    assert pyperf.failures(PP, ("x", "y", "z", "w")) is None
+    other = _pp_run_states("name", "join_50")
+    assert pyperf.failures(other, ("benchmarks", 0, "runs", 2)) == \
+        "a run states another name (join_50) than its benchmark (sum_range_100)"  # four parts: the run itself
+    assert pyperf.pools(PP, [("benchmarks", 0), ("benchmarks", 1)]) == "pools the values of 2 pyperf benchmarks"
+
+
+def test_a_workers_values_edited_into_a_number_count_as_one_value():
+    data = copy.deepcopy(PP)
+    data["benchmarks"][0]["runs"] = [data["benchmarks"][0]["runs"][1]]
+    data["benchmarks"][0]["runs"][0]["values"] = 6.2e-07
+    assert pyperf.partial(data, [("benchmarks", 0, "runs", 0, "values")]) is None  # all there is
+    assert problem(data, format="pyperf", benchmark="sum_range_100")[0] == "SC322"  # format: reads no values there
