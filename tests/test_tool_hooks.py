@@ -717,3 +717,15 @@ def test_a_workers_values_edited_into_a_number_count_as_one_value():
     data["benchmarks"][0]["runs"][0]["values"] = 6.2e-07
     assert pyperf.partial(data, [("benchmarks", 0, "runs", 0, "values")]) is None  # all there is
     assert problem(data, format="pyperf", benchmark="sum_range_100")[0] == "SC322"  # format: reads no values there
+
+
+@pytest.mark.parametrize(("where", "said"), [
+    (("benchmarks", 0), None),  # a whole test: judged by what it selects inside
+    (("benchmarks",), None),
+    ((), None),
+    (("benchmarks", 0, "params"), "params is a parameter; it is not a measurement"),  # three parts: the key itself
+    (("benchmarks", 0, "extra_info", "rss"), None),
+    (("datetime",), "datetime is a time stamp; it is not a measurement"),
+])
+def test_pytest_benchmark_failures_at_their_edges(where, said):
+    assert pytest_benchmark.failures(PB, where) == said
