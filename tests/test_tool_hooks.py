@@ -624,7 +624,7 @@ def test_a_number_edited_in_for_a_list_of_runs_is_not_all_of_them():
     clean = _serving_all_succeeded()
     clean["itls"][2] = 0.004
     code, _, text = problem(clean, pointer="/itls/2", unit="s")
-    assert code == "SC319" and "takes 1 of the 28 inter-token gaps (itls)" in text
+    assert code == "SC319" and "takes 1 of the 29 inter-token gaps (itls)" in text  # 28 in lists, and this one
 
 
 # --- what the review of the hostile pass's fixes found ---------------------------------------------
@@ -729,3 +729,10 @@ def test_a_workers_values_edited_into_a_number_count_as_one_value():
 ])
 def test_pytest_benchmark_failures_at_their_edges(where, said):
     assert pytest_benchmark.failures(PB, where) == said
+
+
+def test_a_requests_gaps_edited_into_a_number_are_not_skipped_by_a_path_over_every_gap():
+    clean = _serving_all_succeeded()
+    clean["itls"][2] = 0.004
+    code, _, text = problem(clean, path="$.itls[*][*]", unit="s")
+    assert code == "SC319" and "takes 28 of the 29 inter-token gaps (itls)" in text
