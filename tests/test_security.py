@@ -40,7 +40,7 @@ def test_the_sandbox_renders_the_example_byte_for_byte(tmp_path, monkeypatch):
     assert plain.render() == first  # code compiled for the sandbox is never loaded without it, nor the reverse
     assert Site(resolved, sandboxed=True).render() == first
     folders = sorted(p.name for p in (tmp_path / "cache/scorecard").iterdir())
-    assert folders == ["templates-0.1.0", "templates-0.1.0-sandboxed"]
+    assert folders == ["templates-0.1.0", "templates-0.1.0-sandboxed-data"]
 
 
 def test_a_ledger_template_turns_the_sandbox_on(base_ledger, tmp_path):

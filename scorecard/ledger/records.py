@@ -5,7 +5,7 @@ Plain data, below check, rules and stamps (which all read it), so that none of t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from ..core.findings import Finding
@@ -68,7 +68,7 @@ class CategoryRecord:
 class Ledger:
     """The checked ledger: where it is (its place), its settings and categories in display order."""
 
-    place: LedgerPlace
+    place: LedgerPlace = field(repr=False)  # where it is on disk: no page, template or repr shows it
     settings: Settings
     categories: list[CategoryRecord]
 

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
 from .. import __version__
@@ -36,6 +35,7 @@ from ..core.parallel import WORKER_TASKS, run_tasks
 from .markup import brief, markdown_block, markdown_inline, markup_bytes, title_html, title_text
 from ..ledger.cache import key_bytes
 from ..core.paths import builtin_templates
+from .sandbox import LedgerSandbox, refuse_objects
 from .themes import LedgerTemplates, keep_location, template_cache
 from .views import (MAX_VIEW_BYTES, MAX_VIEW_LINES, STATUS_LABELS, bar_kind, bar_text, category_badge_text, prose,
                     prose_text, json_or_none, carried_as, cited_values, json_lines, measured_detail, measured_text,
@@ -64,10 +64,12 @@ class Site:
         self.overrides = resolved.place.root / "templates"
         self.ledger_templates = LedgerTemplates(self.overrides)
         self.sandboxed = self.ledger_templates.overrides_any() if sandboxed is None else sandboxed
-        kind = ImmutableSandboxedEnvironment if self.sandboxed else Environment
+        # A ledger's own templates see data, never objects (sandbox.py); the built-in theme may keep objects.
+        kind = LedgerSandbox if self.sandboxed else Environment
         self.env = kind(loader=ChoiceLoader([self.ledger_templates, FileSystemLoader(str(self.theme))]),
                         autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                        keep_trailing_newline=True, auto_reload=False, bytecode_cache=template_cache(self.sandboxed))
+                        keep_trailing_newline=True, auto_reload=False, bytecode_cache=template_cache(self.sandboxed),
+                        finalize=refuse_objects if self.sandboxed else None)
         self.env.filters.update(md=markdown_block, mdi=markdown_inline, brief=brief, num=fmt_number, pct=fmt_percent,
                                 ratio=fmt_ratio, title=title_html, plain=title_text)
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, measured_text=measured_text,

@@ -134,7 +134,7 @@ class ResolvedCategory:
 class ResolvedLedger:
     """The whole ledger, resolved: what render.py turns into pages."""
 
-    place: LedgerPlace
+    place: LedgerPlace = field(repr=False)  # where it is on disk: no page, template or repr shows it
     settings: Settings
     categories: list[ResolvedCategory]
     counts: dict[str, int]

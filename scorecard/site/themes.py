@@ -35,10 +35,12 @@ def template_cache(sandboxed: bool = False) -> BytecodeCache | None:
 
     Compiling the theme costs about a fifth of a small build, so the compiled code is kept, but
     only in a folder no one else can write (see paths.user_cache_dir): it is loaded as code.
-    Sandboxed and plain compilations differ (the sandbox's checks are compiled in), so each has
-    its own folder: code compiled without the sandbox is never loaded into it.
+    Sandboxed and plain compilations differ (the sandbox's checks and its finalize, which refuses to
+    print an object, are compiled in), so each has its own folder: code compiled without the sandbox
+    is never loaded into it. The folder's name changes with what the sandbox compiles in ("-data":
+    templates see data only), so code compiled for an earlier sandbox is never loaded either.
     """
-    folder = user_cache_dir(f"templates-{__version__}{'-sandboxed' if sandboxed else ''}")
+    folder = user_cache_dir(f"templates-{__version__}{'-sandboxed-data' if sandboxed else ''}")
     return _QuietCache(str(folder)) if folder is not None else None
 
 
