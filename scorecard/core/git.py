@@ -27,15 +27,30 @@ class GitError(Exception):
     """git is missing, the folder is not in a repository, or a git command failed."""
 
 
-# Global options for every git run: no repository-configured program runs for a read-only query.
-SAFE_OPTIONS = ("-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
-                "-c", "log.showSignature=false", "-c", "diff.external=", "--no-pager")
+# Global options for every git run: no repository-configured program runs for a read-only query, and
+# nothing is fetched. A repository's own .git/config is the pull request's (an archive with .git, a fork's
+# branch): it must not start fsmonitor, a pager, a hook, a credential helper, a signature program, or the
+# upload-pack command of a promisor remote, which a lazy fetch of a missing object would run. Every transport
+# is refused (protocol.allow=never, and GIT_ALLOW_PROTOCOL empty, which a repository's protocol.<name>.allow
+# cannot override), replace refs and grafts are ignored (they would change which commits and files are read),
+# and the log is UTF-8 whatever i18n.logOutputEncoding says.
+SAFE_OPTIONS = ("--no-pager", "--no-replace-objects",
+                "-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
+                "-c", "log.showSignature=false", "-c", "diff.external=", "-c", "core.pager=cat",
+                "-c", f"core.hooksPath={os.devnull}", "-c", "credential.helper=", "-c", "core.askPass=",
+                "-c", "core.sshCommand=false", "-c", "protocol.allow=never",
+                *(x for name in ("file", "git", "ssh", "http", "https", "ext")
+                  for x in ("-c", f"protocol.{name}.allow=never")),
+                "-c", "i18n.logOutputEncoding=UTF-8", "-c", "log.mailmap=false", "-c", "gc.auto=0",
+                "-c", "maintenance.auto=false")
 
 
 def _env() -> dict[str, str]:
     env = dict(os.environ)
-    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_PAGER="cat")
-    for name in ("GIT_EXTERNAL_DIFF", "GIT_DIR", "GIT_WORK_TREE"):
+    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_PAGER="cat", GIT_NO_LAZY_FETCH="1",
+               GIT_ALLOW_PROTOCOL="", GIT_NO_REPLACE_OBJECTS="1", GIT_GRAFT_FILE=os.devnull, GIT_ASKPASS="",
+               SSH_ASKPASS="", GIT_SSH_COMMAND="false", GIT_PROTOCOL_FROM_USER="0")
+    for name in ("GIT_EXTERNAL_DIFF", "GIT_DIR", "GIT_WORK_TREE", "GIT_SSH", "GIT_PROXY_COMMAND"):
         env.pop(name, None)
     return env
 
@@ -92,6 +107,7 @@ class Commit:
     time: int  # committer time, seconds since the epoch
     subject: str
     changes: list[Change] = field(default_factory=list)
+    undated: bool = False  # git could not parse its date: it is dated as the commit before it (walk says so)
 
     @property
     def short(self) -> str:
@@ -130,7 +146,9 @@ def first_parent_log(top: Path, prefix: str, paths: list[str], rev: str = "HEAD"
     while i < n:
         token = tokens[i].lstrip(b"\n")
         if token.startswith(b"\x01"):
-            commits.append(Commit(token[1:].decode(), clamp_epoch(int(tokens[i + 1])), clean_subject(tokens[i + 2])))
+            stamp = _epoch(tokens[i + 1])
+            when = stamp if stamp is not None else (commits[-1].time if commits else 0)
+            commits.append(Commit(token[1:].decode(), when, clean_subject(tokens[i + 2]), undated=stamp is None))
             i += 3
             continue
         if token.startswith(b":"):
@@ -148,6 +166,13 @@ def first_parent_log(top: Path, prefix: str, paths: list[str], rev: str = "HEAD"
             continue
         i += 1  # the empty token after a commit without changes, or the end
     return commits
+
+
+def _epoch(raw: bytes) -> int | None:
+    """A commit time as git prints it (%ct), clamped to the dates a page can show; None when git could not parse
+    the commit's date (it prints nothing): a crafted commit must not stop a history or a build."""
+    text = raw.strip()
+    return clamp_epoch(int(text)) if text.lstrip(b"-").isdigit() else None
 
 
 def _strip(path: str, prefix: str) -> str:
@@ -211,7 +236,8 @@ def last_commit_date(top: Path, prefix: str, paths: list[str]) -> date | None:
     """The date of the newest commit that changed any of the paths under prefix in the repository at top, or None
     (no commit). GitError when git fails."""
     out = run(["log", "-1", "--format=%ct", "--", *(prefix + p for p in paths)], top).strip()
-    return utc_date(int(out)) if out.lstrip(b"-").isdigit() else None
+    epoch = _epoch(out)
+    return utc_date(epoch) if epoch is not None else None
 
 
 def blob_id(data: bytes) -> str:
@@ -238,7 +264,10 @@ def last_change_dates(top: Path, prefix: str, folder: str) -> dict[str, tuple[da
             blobs[path.decode("utf-8", "replace")] = parts[2].decode()
     dates: dict[str, tuple[date, str]] = {}
     for stamp, names in log:
-        when = utc_date(int(stamp))
+        epoch = _epoch(stamp.encode())
+        if epoch is None:  # a commit git cannot date: the file's date comes from another commit, or none
+            continue
+        when = utc_date(epoch)
         for name in names:
             if name not in dates and name in blobs:
                 dates[name] = (when, blobs[name])  # the log is newest first: the first date seen is the last change

@@ -202,7 +202,8 @@ def walk(place: LedgerPlace) -> History:
         raise HistoryUnavailable(f"git could not list the history: {exc}") from None
     if not commits:
         raise HistoryUnavailable("no commit touches the ledger yet: commit it, then build the history")
-    notes = []
+    notes = [f"Commit {c.short} has a date git cannot read; its changes are dated as the commit before it."
+             for c in commits if c.undated]
     if shallow:
         notes.append(f"This is a shallow clone: the history starts at {commits[0].short} "
                      f"({commits[0].when.date().isoformat()}); run `git fetch --unshallow` for all of it.")
