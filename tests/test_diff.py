@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 
@@ -225,9 +226,11 @@ def test_diff_reads_the_committed_bytes_and_runs_no_program_from_any_config(tmp_
     changes = diff(root, "start", "pr")
     assert not marker.exists(), marker.read_text()
     assert changes["hidden"]["kind"] == "added"  # export-ignore no longer hides it from the reviewer
-    written = diffing._checkout(root, "", "pr", tmp_path / "out")
-    for rel in ("evidence/run.json", ".gitattributes", "claims/core/hidden.yaml"):
+    written, crafted = diffing._checkout(root, "", "pr", tmp_path / "out")
+    assert crafted == []
+    for rel in ("evidence/run.json", "claims/core/hidden.yaml"):
         assert (written / rel).read_bytes() == (root / rel).read_bytes(), rel  # no export-subst, no filter
+    assert not (written / ".gitattributes").exists()  # only what the ledger reads is written
     # Every other reader of history: the same repository runs nothing either.
     for args in (["history"], ["history", "alpha"], ["build", "--history", "--out", str(tmp_path / "site")],
                  ["review", "alpha", "--dry-run"], ["diff", "start"]):
@@ -266,3 +269,132 @@ def test_a_value_change_says_whether_it_is_beyond_the_runs_noise(tmp_path):
     assert "within the runs' noise (the intervals overlap); still parity; bar 12 req/s" in \
         diff(root, "start", "noisy")["alpha"]["lines"][0]
     assert "the intervals do not overlap" in diff(root, "noisy", "apart")["alpha"]["lines"][0]
+
+
+# --- issue 40 item 3: diff writes only where it means to ---------------------------------------------------
+
+def _tree_commit(root, entries):
+    """A commit whose tree is written entry by entry (mode, name, object id), as a crafted push could hold it:
+    git's own porcelain would refuse duplicates, so the tree objects are made with hash-object --literally."""
+    def tree_of(items):
+        body = b"".join(f"{mode} {name}".encode() + b"\0" + bytes.fromhex(sha) for mode, name, sha in items)
+        proc = subprocess.run(["git", "hash-object", "-t", "tree", "-w", "--literally", "--stdin"], cwd=root,
+                              input=body, capture_output=True, check=True)
+        return proc.stdout.decode().strip()
+    return tree_of
+
+
+def _blob(root, data: bytes) -> str:
+    return subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=root, input=data, capture_output=True,
+                          check=True).stdout.decode().strip()
+
+
+def _ls(root, rev, path=""):
+    out = subprocess.run(["git", "ls-tree", rev, *([path] if path else [])], cwd=root, capture_output=True,
+                         check=True).stdout.decode()
+    return [(line.split()[0], line.split("\t")[1], line.split()[2]) for line in out.splitlines()]
+
+
+def _commit_tree(root, tree, tag):
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@e"}
+    sha = subprocess.run(["git", "commit-tree", tree, "-p", "HEAD", "-m", tag], cwd=root, capture_output=True,
+                         check=True, env=env).stdout.decode().strip()
+    git(root, "tag", tag, sha)
+    return sha
+
+
+def test_a_chain_of_symlinks_never_sends_a_write_outside_the_diffs_folder(tmp_path):
+    """a -> ., b -> a/.., c -> b/.., d -> c/..: each link's target reads as inside when taken as text, but on disk
+    d is two folders above the revision's; with a second entry d, a folder holding x, x was written there."""
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    git(root, "init", "-q")
+    commit(root, "start")
+    tree_of = _tree_commit(root, None)
+    planted = _blob(root, b"planted by a crafted tree\n")
+    links = [("120000", name, _blob(root, target.encode()))
+             for name, target in (("a", "."), ("b", "a/.."), ("c", "b/.."), ("d", "c/.."))]
+    evidence = tree_of([*_ls(root, "start:evidence"), *links, ("40000", "d", tree_of([("100644", "x", planted)]))])
+    top = tree_of([(m, n, o) if n != "evidence" else ("40000", n, evidence) for m, n, o in _ls(root, "start")])
+    _commit_tree(root, top, "crafted")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    proc = run_cli("diff", "start", "crafted", cwd=root, env={"TMPDIR": str(scratch)})
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    planted_files = [p for p in tmp_path.rglob("*") if p.is_file() and p.read_bytes() == b"planted by a crafted tree\n"]
+    assert planted_files == []
+    assert proc.stdout.startswith("crafted tree: evidence/d: a file and a folder of one name")
+    from scorecard.cli import diff as diffing
+    written, crafted = diffing._checkout(root, "", "crafted", tmp_path / "w")
+    assert ("evidence/d", "a file and a folder of one name") in crafted
+    assert [p for p in written.rglob("*") if p.is_symlink()] == []  # links are resolved here, never made
+
+
+@pytest.mark.parametrize("link, reads", [("run.json", True), ("./run.json", True), ("../evidence/run.json", True),
+                                         ("a/../run.json", False), ("../../outside.json", False),
+                                         ("/etc/passwd", False), ("loop", False)])
+def test_a_committed_link_is_followed_inside_the_tree_as_the_system_would(tmp_path, link, reads):
+    """a -> . inside evidence/: 'a/../run.json' is evidence/../run.json on disk, the ledger root's run.json,
+    which does not exist; textually it would read as evidence/run.json."""
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    (root / "evidence/a").symlink_to("..")
+    (root / "evidence/loop").symlink_to("loop2")
+    (root / "evidence/loop2").symlink_to("loop")
+    (root / "evidence/link.json").symlink_to(link)
+    git(root, "init", "-q")
+    commit(root, "start")
+    from scorecard.cli import diff as diffing
+    written, _ = diffing._checkout(root, "", "start", tmp_path / "w")
+    assert (written / "evidence/link.json").is_file() == reads
+    if reads:
+        assert (written / "evidence/link.json").read_bytes() == (root / "evidence/run.json").read_bytes()
+
+
+def test_a_duplicate_or_case_colliding_entry_is_shown_first_and_the_diff_still_made(tmp_path):
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    git(root, "init", "-q")
+    commit(root, "start")
+    tree_of = _tree_commit(root, None)
+    alpha = [o for m, n, o in _ls(root, "start:claims/core") if n == "alpha.yaml"][0]
+    beta = [o for m, n, o in _ls(root, "start:claims/core") if n == "beta.yaml"][0]
+    other = _blob(root, (root / "claims/core/alpha.yaml").read_bytes().replace(b"status: leads", b"status: parity"))
+    core = tree_of([("100644", "_category.yaml",
+                     [o for m, n, o in _ls(root, "start:claims/core") if n == "_category.yaml"][0]),
+                    ("100644", "alpha.yaml", alpha), ("100644", "alpha.yaml", other),
+                    ("100644", "beta.yaml", beta), ("100644", "Beta.yaml", beta)])
+    core_sorted = core
+    claims = tree_of([("40000", "core", core_sorted)])
+    top = tree_of(sorted([(m, n, o) for m, n, o in _ls(root, "start") if n != "claims"] +
+                         [("40000", "claims", claims)], key=lambda t: t[1]))
+    crafted = _commit_tree(root, top, "crafted")
+    proc = run_cli("diff", "start", crafted, cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("crafted tree: claims/core/Beta.yaml: names that differ only in case")
+    assert lines[1].startswith("crafted tree: claims/core/alpha.yaml: two entries of one name")
+    assert lines[2].startswith("crafted tree: claims/core/beta.yaml: names that differ only in case")
+    assert "left out alpha (claims/core/alpha.yaml)" in proc.stdout  # the rest of the diff is made; not "removed"
+    assert "removed" not in proc.stdout
+    md = run_cli("diff", "start", crafted, "--format", "markdown", cwd=root).stdout
+    assert md.startswith("- **crafted tree** ` crafted tree: claims/core/Beta.yaml")
+
+
+def test_diff_writes_only_what_the_ledger_reads_and_never_a_files_bytes_over_the_cap(tmp_path):
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    git(root, "init", "-q")
+    commit(root, "start")
+    big = b"x" * (16 * 1024 * 1024 + 1)
+    (root / "docs").mkdir(exist_ok=True)
+    (root / "docs/uncited.bin").write_bytes(big)
+    (root / "evidence/huge.json").write_bytes(b'{"a": "' + big + b'"}')
+    commit(root, "big")
+    from scorecard.cli import diff as diffing
+    written, _ = diffing._checkout(root, "", "big", tmp_path / "w")
+    assert not (written / "docs/uncited.bin").exists()
+    huge = written / "evidence/huge.json"
+    assert huge.stat().st_size == len(big) + 9 and huge.stat().st_blocks * 512 < 1024 * 1024  # sparse: not read
+    assert (written / "docs/notes.md").exists() == (root / "docs/notes.md").exists()

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from ..core.findings import UserError
 from ..core import git
+from ..core.paths import MAX_ARTIFACT_BYTES
 from ..ledger.records import CheckResult, DimensionRecord
 from .pipeline import validate
 from ..measure import reading as measure
@@ -48,48 +52,181 @@ def _work_tree_prefix(root: Path) -> tuple[Path, str]:
         raise DiffError(f"{exc}; scorecard diff compares git revisions") from None
 
 
-def _checkout(top: Path, prefix: str, rev: str, dest: Path) -> Path:
-    """The ledger as it was at rev, written into dest from the committed blobs' exact bytes.
+def _checkout(top: Path, prefix: str, rev: str, dest: Path) -> tuple[Path, list[tuple[str, str]]]:
+    """The ledger as it was at rev, written into dest from the committed blobs' exact bytes; and the crafted tree
+    entries left out, each (path, why).
 
     Read by object id (`git ls-tree`, `git cat-file --batch`), never through `git archive` or a
     checkout: those apply the revision's own .gitattributes (export-ignore, export-subst) and run
     the filters its config names, so a pull request could hide a file from the diff or run a program.
+    Only the files the ledger reads are written (scorecard.yaml, claims/, evidence/, and every file a
+    record names), each a regular file created here (never through a link): a committed symlink is
+    resolved inside the tree, component by component as the system would, and its target's bytes are
+    written in its place; one that leaves the ledger or loops is left out. A file over the artifact cap
+    is written as an empty file of its size (sparse, not read), so the check refuses it as validate does.
     """
     try:
         commit = _git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], top).decode().strip()
     except DiffError:
         raise DiffError(f"unknown revision '{rev}'") from None
-    listing = _git(["ls-tree", "-r", "-z", "--full-tree", commit, "--", prefix or "."], top)
-    entries: list[tuple[str, str, str]] = []
-    for entry in listing.split(b"\0"):
-        head, _, raw = entry.partition(b"\t")
-        parts = head.split()
-        if len(parts) == 3 and parts[1] == b"blob":
-            entries.append((parts[0].decode(), parts[2].decode(), raw.decode("utf-8", "surrogateescape")))
+    listing = _git(["ls-tree", "-r", "-l", "-z", "--full-tree", commit, "--", prefix or "."], top)
+    tree = _Tree.parse(listing, prefix)
     with git.BlobReader(top) as blobs:
-        for mode, sha, rel in entries:
-            _write_entry(dest, rel, mode, blobs.read(sha))
-    root = dest / prefix if prefix else dest
-    if not (root / SETTINGS_FILE).is_file():
+        tree.blobs = blobs
+        wanted = [p for p in tree.entries if p == SETTINGS_FILE or p.startswith(("claims/", "evidence/"))]
+        written = {p for p in wanted if tree.materialise(p, dest)}
+        for rel in sorted(written):  # every file a record or the settings name, and asv's benchmarks.json beside
+            if rel.endswith((".yaml", ".yml")):
+                for named in tree.named_in(dest / rel):
+                    tree.materialise(named, dest)
+        for rel in sorted(tree.written):
+            up = posixpath.join(posixpath.dirname(posixpath.dirname(rel)), "benchmarks.json")
+            if rel.endswith(".json") and up in tree.entries:
+                tree.materialise(up, dest)
+    if not (dest / SETTINGS_FILE).is_file():
         raise DiffError(f"revision '{rev}' has no ledger at {prefix or 'the repository root'}")
-    return root
+    return dest, tree.crafted
 
 
-def _write_entry(dest: Path, path: str, mode: str, data: bytes | None) -> None:
-    """One committed file under dest: a regular file with its exact bytes, or a symlink that stays inside dest
-    (an absolute link, one that leaves, or a missing blob is left out: the revision then reads as missing it)."""
-    target = dest / path
-    if data is None or ".." in Path(path).parts or Path(path).is_absolute() or ".git" in Path(path).parts:
-        return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if mode == "120000":
-        link = data.decode("utf-8", "surrogateescape")
-        resolved = os.path.normpath(os.path.join(os.path.dirname(path), link))
-        if Path(link).is_absolute() or resolved.startswith(".."):
-            return
-        target.symlink_to(link)
-        return
-    target.write_bytes(data)
+def _leave_out(entries: dict[str, tuple[str, str, int]], crafted: dict[str, str]) -> dict[str, tuple[str, str, int]]:
+    """entries without the crafted ones (one name both a file and a folder is added to crafted), nor any file
+    below a crafted name."""
+    folders = {"/".join(p.split("/")[:i]) for p in entries for i in range(1, p.count("/") + 1)}
+    for rel in sorted(set(entries) & folders):
+        crafted[rel] = "a file and a folder of one name"
+    return {rel: e for rel, e in entries.items()
+            if rel not in crafted and not any(rel.startswith(c + "/") for c in crafted)}
+
+
+_LINK = "120000"
+_MAX_LINKS = 40  # as the system's own limit on symlinks followed in one lookup
+
+
+@dataclass
+class _Tree:
+    """A revision's ledger as git lists it: entries by path (below the ledger's prefix), and what is crafted."""
+
+    entries: dict[str, tuple[str, str, int]]  # path -> (mode, blob id, size)
+    crafted: list[tuple[str, str]]  # (path, why) of entries left out
+    blobs: git.BlobReader | None = None
+    written: set[str] = field(default_factory=set)
+
+    @classmethod
+    def parse(cls, listing: bytes, prefix: str) -> _Tree:
+        entries: dict[str, tuple[str, str, int]] = {}
+        crafted: dict[str, str] = {}
+        folded: dict[str, str] = {}
+        for entry in listing.split(b"\0"):
+            head, _, raw = entry.partition(b"\t")
+            parts = head.split()
+            if len(parts) != 4 or parts[1] != b"blob":
+                continue
+            path = raw.decode("utf-8", "surrogateescape")
+            if prefix and not path.startswith(prefix):
+                continue
+            rel = path[len(prefix):]
+            pieces = rel.split("/")
+            if any(p in ("", ".", "..") or p.casefold().rstrip(". ") == ".git" for p in pieces):
+                crafted[rel] = "a path git itself refuses ('..', '.git' or an empty name)"
+                continue
+            if rel in entries or rel in crafted:
+                crafted[rel] = "two entries of one name"
+                continue
+            key = rel.casefold()
+            if key in folded and folded[key] != rel:
+                crafted[rel] = crafted[folded[key]] = f"names that differ only in case ({folded[key]})"
+                continue
+            folded[key] = rel
+            size = int(parts[3]) if parts[3].isdigit() else 0
+            entries[rel] = (parts[0].decode(), parts[2].decode(), size)
+        return cls(_leave_out(entries, crafted), sorted(crafted.items()))
+
+    def resolve(self, rel: str) -> str | None:
+        """The entry rel names once every symlink on the way is followed inside the tree, as the system would
+        (a link's `..` from where the link's target is, not from where the link is); None when it leaves the
+        ledger, loops, or names no file."""
+        stack: list[str] = []
+        todo = rel.split("/")
+        links = 0
+        while todo:
+            piece = todo.pop(0)
+            if piece in ("", "."):
+                continue
+            if piece == "..":
+                if not stack:
+                    return None  # above the ledger's root
+                stack.pop()
+                continue
+            stack.append(piece)
+            here = "/".join(stack)
+            entry = self.entries.get(here)
+            if entry is None or entry[0] != _LINK:
+                continue
+            links += 1
+            if links > _MAX_LINKS or self.blobs is None:
+                return None
+            target = self.blobs.read(entry[1])
+            if target is None or target.startswith(b"/") or b"\0" in target:
+                return None
+            stack.pop()
+            todo = target.decode("utf-8", "surrogateescape").split("/") + todo
+        found = "/".join(stack)
+        entry = self.entries.get(found)
+        return found if entry is not None and entry[0] != _LINK else None
+
+    def materialise(self, rel: str, dest: Path) -> bool:
+        """Write the file rel names (its link resolved here) as a regular file at dest/rel; whether it was."""
+        if rel in self.written:
+            return True
+        if rel not in self.entries:
+            return False
+        real = self.resolve(rel)
+        if real is None or self.blobs is None:
+            return False
+        _mode, sha, size = self.entries[real]
+        data = None
+        if size <= MAX_ARTIFACT_BYTES:
+            data = self.blobs.read(sha)
+            if data is None:  # not in the repository (a shallow or partial clone): read as missing
+                return False
+        target = dest.joinpath(*rel.split("/"))
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        except OSError:
+            return False
+        with os.fdopen(fd, "wb") as out:
+            if data is None:
+                out.truncate(size)  # over the cap: its size, not its bytes (the check refuses it, SC408)
+            else:
+                out.write(data)
+        self.written.add(rel)
+        return True
+
+    def named_in(self, record: Path) -> list[str]:
+        """The tree's files a record's YAML names anywhere (a result's evidence, an input, a trace)."""
+        try:
+            data = yaml.load(record.read_bytes(), Loader=_LOADER)  # noqa: S506 - the C safe loader
+        except (yaml.YAMLError, OSError, ValueError, RecursionError):
+            return []
+        found: list[str] = []
+        todo = [data]
+        seen = 0
+        while todo and seen < 100_000:
+            value = todo.pop()
+            seen += 1
+            if isinstance(value, dict):
+                todo += list(value.values())
+            elif isinstance(value, list):
+                todo += value
+            elif isinstance(value, str) and len(value) < 4096:
+                name = posixpath.normpath(value.partition("#")[0]) if value and not value.startswith("/") else ""
+                if name in self.entries:
+                    found.append(name)
+        return found
+
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(slots=True)
@@ -309,13 +446,26 @@ def run(root: Path, rev: str, rev2: str | None, from_merge_base: bool = False) -
         other = _named(rev2) if rev2 not in (None, "HEAD") else "this branch"
         rev, label = base, f"merge base of {label} and {other} ({base[:7]})"
     with tempfile.TemporaryDirectory(prefix="scorecard-diff-") as tmp:
-        old_root = _checkout(top, prefix, rev, Path(tmp) / "old")
+        old_root, crafted = _checkout(top, prefix, rev, Path(tmp) / "old")
         old = _side(label, old_root)
         if rev2 is None:
             new = _side("working tree", root)
         else:
-            new = _side(_named(rev2), _checkout(top, prefix, rev2, Path(tmp) / "new"))
-        return old.label, new.label, changes_between(old, new)
+            new_root, crafted_new = _checkout(top, prefix, rev2, Path(tmp) / "new")
+            new = _side(_named(rev2), new_root)
+            crafted = sorted(set(crafted) | set(crafted_new))
+        # A crafted tree entry is shown first: the reviewer sees it before the changes it may hide.
+        top_lines = [Change(path, path, CRAFTED, [f"crafted tree: {path}: {why}; left out of the comparison"])
+                     for path, why in crafted]
+        left_out = {path for path, _ in crafted}
+        changes = changes_between(old, new)
+        for c in changes:  # a record left out for its crafted entry was not removed by the change
+            if c.kind in ("removed", "added") and c.file in left_out:
+                c.kind, c.lines = "left out", [f"its entry is crafted ({c.file}); not compared"]
+        return old.label, new.label, top_lines + changes
+
+
+CRAFTED = "crafted tree"
 
 
 def _named(rev: str | None) -> str:
@@ -327,9 +477,12 @@ def _named(rev: str | None) -> str:
 
 def as_text(old: str, new: str, changes: list[Change]) -> str:
     """Plain text for a terminal."""
+    crafted = [c for c in changes if c.kind == CRAFTED]
+    changes = [c for c in changes if c.kind != CRAFTED]
+    out = [line for c in crafted for line in c.lines]
     if not changes:
-        return f"no dimension changed between {old} and {new}\n"
-    out = [f"{len(changes)} dimension{'s' if len(changes) != 1 else ''} changed between {old} and {new}:"]
+        return "\n".join([*out, f"no dimension changed between {old} and {new}"]) + "\n"
+    out.append(f"{len(changes)} dimension{'s' if len(changes) != 1 else ''} changed between {old} and {new}:")
     for c in changes:
         out.append(f"{c.kind} {c.id} ({c.file})")
         out += [f"    {line}" for line in c.lines]
@@ -340,9 +493,13 @@ def as_markdown(old: str, new: str, changes: list[Change]) -> str:
     """Markdown ready to paste as a pull-request comment: every text from the ledger (ids, file names, titles,
     claims, values, messages) sits in a code span, where it cannot open a link, an image, raw HTML, a heading
     or a mention."""
+    crafted = [f"- **crafted tree** {md_code(line)}" for c in changes if c.kind == CRAFTED for line in c.lines]
+    changes = [c for c in changes if c.kind != CRAFTED]
+    top = [*crafted, ""] if crafted else []
     if not changes:
-        return f"**scorecard:** no dimension changed between {md_code(old)} and {md_code(new)}.\n"
-    out = [f"### scorecard: {len(changes)} dimension{'s' if len(changes) != 1 else ''} changed", "",
+        return "\n".join([*top, f"**scorecard:** no dimension changed between {md_code(old)} and {md_code(new)}."]) \
+            + "\n"
+    out = [*top, f"### scorecard: {len(changes)} dimension{'s' if len(changes) != 1 else ''} changed", "",
            f"Between {md_code(old)} and {md_code(new)}.", ""]
     for c in changes:
         out.append(f"- **{c.kind}** {md_code(c.id)} ({md_code(c.file)})")
