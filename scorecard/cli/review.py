@@ -17,7 +17,7 @@ from ..core.findings import UserError
 from .pipeline import validate
 from ..ledger.load import SETTINGS_FILE
 from ..ledger.stamps import fingerprint, inputs, summary
-from ..site.write import replace_files
+from ..site.write import EditRefused, replace_files
 
 
 class StampRefused(Exception):
@@ -39,7 +39,8 @@ def set_stamp(text: str, stamp: str) -> str:
         start, end = found["reviewed"]
         if end - start >= 2 and body[start] in "'\"" and body[end - 1] == body[start]:
             start, end = start + 1, end - 1  # keep the quotes the user wrote
-        return bom + body[:start] + stamp + body[end:]
+        gap = " " if start == end and start > 0 and body[start - 1] == ":" else ""  # an empty `reviewed:`
+        return bom + body[:start] + gap + stamp + body[end:]
     if "claim" not in found:
         raise StampRefused("the record has no top-level claim: to put the stamp after")
     newline = "\r\n" if "\r\n" in body else "\n"
@@ -52,6 +53,22 @@ def set_stamp(text: str, stamp: str) -> str:
         at = len(body) if eol < 0 else eol + 1
         head = newline if eol < 0 else ""
     return bom + body[:at] + head + " " * key_col + f"reviewed: {stamp}" + newline + body[at:]
+
+
+def stamp_record(text: str, stamp: str) -> str:
+    """set_stamp, kept only if the result still parses to the record's data plus the stamp (StampRefused else):
+    an edit that changed another value, or wrote YAML that does not parse, is never written."""
+    new = set_stamp(text, stamp)
+    try:
+        before, after = (yaml.load(t.lstrip("\ufeff"), Loader=_LOADER) for t in (text, new))  # noqa: S506 - safe
+    except yaml.YAMLError as exc:
+        raise StampRefused(f"the stamped file would not parse ({getattr(exc, 'problem', exc)})") from None
+    if not isinstance(before, dict) or not isinstance(after, dict) or after != {**before, "reviewed": stamp}:
+        raise StampRefused("the one-line edit would change more than the stamp (an unusual layout)")
+    return new
+
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _top_level(text: str) -> dict[str, tuple[int, int]]:
@@ -162,14 +179,18 @@ def review(root: Path, ids: list[str], every: bool, dry_run: bool = False) -> Re
     outcome.blocking = [f for f in result.findings if f.severity == "error" and f.file in wanted_files]
     if outcome.blocking:
         return outcome
+    originals: dict[Path, bytes] = {}
     try:
-        edits = _stamps(root, result, store, [files[i] for i in wanted], outcome)
+        edits = _stamps(root, result, store, [files[i] for i in wanted], outcome, originals)
     except _Refusal as exc:
         outcome.refusal = str(exc)
         return outcome
     if not dry_run:
         try:
-            replace_files(edits, root)
+            replace_files(edits, root, originals=originals)
+        except EditRefused as exc:
+            outcome.stamped = []
+            outcome.refusal = str(exc)
         except OSError as exc:
             outcome.stamped = []
             outcome.refusal = f"cannot write {exc.filename or 'a stamped file'}: {exc.strerror}"
@@ -180,8 +201,10 @@ class _Refusal(Exception):
     """Why the review writes nothing (a file shape the edit cannot handle, an unreadable value)."""
 
 
-def _stamps(root: Path, result: CheckResult, store, wanted: list[str], outcome: ReviewOutcome) -> dict[Path, bytes]:
-    """The new content of each record file (by path) whose stamp changes; the others are noted current."""
+def _stamps(root: Path, result: CheckResult, store, wanted: list[str], outcome: ReviewOutcome,
+            originals: dict[Path, bytes]) -> dict[Path, bytes]:
+    """The new content of each record file (by path) whose stamp changes (originals: the bytes each was read
+    with); the others are noted current."""
     records = {d.file: d for d in result.ledger.dimensions()}
     missing = [file for file in wanted if file not in records]
     if missing:  # e.g. an id used twice, or a category without _category.yaml
@@ -197,11 +220,13 @@ def _stamps(root: Path, result: CheckResult, store, wanted: list[str], outcome: 
             outcome.current.append(rec.id)
             continue
         path = root / rec.file
+        raw = path.read_bytes()
         try:
-            text = set_stamp(path.read_bytes().decode("utf-8"), stamp)
-        except StampRefused as exc:
+            text = stamp_record(raw.decode("utf-8"), stamp)
+        except (StampRefused, UnicodeDecodeError) as exc:
             raise _Refusal(f"{rec.file}: {exc}; add `reviewed: {stamp}` by hand") from None
         edits[path] = text.encode("utf-8")
+        originals[path] = raw
         outcome.stamped.append(Stamped(rec.id, rec.file, rec.model.reviewed, stamp, summary(covered),
                                        list(rec.review.changes) if rec.review and rec.review.changes else None))
     return edits

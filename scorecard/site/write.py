@@ -245,14 +245,46 @@ class _Files:
 REVIEW_TMP = ".scorecard-review-"
 
 
-def replace_files(edits: dict[Path, bytes], temp_dir: Path) -> None:
+class EditRefused(OSError):
+    """An existing file that may not be edited: reached through a symlink, not a regular file, or changed since it
+    was read."""
+
+
+def check_editable(path: Path, root: Path, original: bytes) -> None:
+    """EditRefused unless path is a regular file below root, reached through no symlink (root itself is the user's
+    choice), and still holds exactly original."""
+    rel = path.relative_to(root)
+    here = root
+    for part in rel.parts:
+        here = here / part
+        try:
+            st = os.lstat(here)
+        except OSError as exc:
+            raise EditRefused(f"{rel.as_posix()}: cannot be read again ({exc.strerror}); nothing was written") from None
+        if stat.S_ISLNK(st.st_mode):
+            raise EditRefused(f"{rel.as_posix()}: reached through a symlink ({here.relative_to(root).as_posix()}); "
+                              "nothing was written: edit the file the link names by hand")
+    if not stat.S_ISREG(st.st_mode):
+        raise EditRefused(f"{rel.as_posix()}: not a regular file; nothing was written")
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        now = handle.read(len(original) + 1)
+    if now != original:
+        raise EditRefused(f"{rel.as_posix()}: changed since it was read; nothing was written: run the command again")
+
+
+def replace_files(edits: dict[Path, bytes], temp_dir: Path, originals: dict[Path, bytes] | None = None) -> None:
     """Write each file's new bytes atomically, all or none, keeping each file's mode.
 
     Every new content is first written and synced to a temporary file in temp_dir (the ledger
     root: where validate never looks, so a killed run leaves nothing it reports); only when all
     are written are they renamed over their files. A failure before that leaves every file as
-    it was. Temporary files a killed run left are removed first.
+    it was. Temporary files a killed run left are removed first. With originals (the bytes each
+    file was read with), each file is first checked to be a regular file below temp_dir reached
+    through no symlink and unchanged since it was read (EditRefused, nothing written, else).
     """
+    for path, original in (originals or {}).items():
+        check_editable(path, temp_dir, original)
     for stale in temp_dir.glob(REVIEW_TMP + "*.tmp"):
         owner = stale.name[len(REVIEW_TMP):].split("-")[0]
         if not (owner.isdigit() and _alive(int(owner))) and stale.is_file() and not stale.is_symlink():
