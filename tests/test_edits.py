@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from scorecard.cli import review
 from scorecard.cli.review import StampRefused, stamp_record
-from scorecard.site.write import EditRefused, replace_files
+from scorecard.core.paths import EditRefused
+from scorecard.site.write import replace_files
 
 STAMP = "fp1-0123456789abcdef"
 

@@ -17,7 +17,8 @@ from ..core.findings import UserError
 from .pipeline import validate
 from ..ledger.load import SETTINGS_FILE
 from ..ledger.stamps import fingerprint, inputs, summary
-from ..site.write import EditRefused, replace_files
+from ..core.paths import EditRefused
+from ..site.write import replace_files
 
 
 class StampRefused(Exception):

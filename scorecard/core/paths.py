@@ -180,3 +180,31 @@ def user_cache_dir(name: str) -> Path | None:
     except (OSError, RuntimeError):
         return None
     return folder
+
+
+class EditRefused(OSError):
+    """An existing file that may not be edited: reached through a symlink, not a regular file, or changed since it
+    was read."""
+
+
+def check_editable(path: Path, root: Path, original: bytes) -> None:
+    """EditRefused unless path is a regular file below root, reached through no symlink (root itself is the user's
+    choice), and still holds exactly original."""
+    rel = path.relative_to(root)
+    here = root
+    for part in rel.parts:
+        here = here / part
+        try:
+            st = os.lstat(here)
+        except OSError as exc:
+            raise EditRefused(f"{rel.as_posix()}: cannot be read again ({exc.strerror}); nothing was written") from None
+        if stat.S_ISLNK(st.st_mode):
+            raise EditRefused(f"{rel.as_posix()}: reached through a symlink ({here.relative_to(root).as_posix()}); "
+                              "nothing was written: edit the file the link names by hand")
+    if not stat.S_ISREG(st.st_mode):
+        raise EditRefused(f"{rel.as_posix()}: not a regular file; nothing was written")
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        now = handle.read(len(original) + 1)
+    if now != original:
+        raise EditRefused(f"{rel.as_posix()}: changed since it was read; nothing was written: run the command again")
