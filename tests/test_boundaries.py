@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from scorecard.core.place import LedgerPlace
+from scorecard.measure import verdict
 from scorecard.measure import compare
 from scorecard.cli import pipeline
 from scorecard.ledger.cache import ParsedFiles, open_ledger_folder
@@ -34,7 +35,7 @@ def judged(status: str, value: float, *, low: float | None = None, high: float |
     m = Measurement(value, "req/s", (), low=low, high=high, interval_from="ci" if low is not None else "")
     c = compare.compare(m, bar(better=better), TOL)
     assert c is not None
-    problem = compare.judge(status, m, c)
+    problem = verdict.judge(status, m, c)
     return None if problem is None else problem.code
 
 
@@ -46,8 +47,12 @@ def judged(status: str, value: float, *, low: float | None = None, high: float |
     ("leads", 105.5, None),       # beyond the tolerance: a lead
     ("leads", 99.0, "SC501"),
     ("trails", 100.0, "SC502"),   # exactly at the bar is not a trail
-    ("trails", 99.0, None),
+    ("trails", 99.0, "SC502"),    # a single value 1 % behind is exact, within the tolerance: parity (issue 41)
+    ("trails", 94.5, None),
+    ("trails", 95.0, "SC502"),    # exactly at -tolerance is level
     ("trails", 101.0, "SC502"),
+    ("inconclusive", 99.0, "SC514"),  # a single value is always placed
+    ("inconclusive", 120.0, "SC514"),
     ("parity", 105.0, None),      # exactly at +tolerance is level
     ("parity", 95.0, None),       # exactly at -tolerance is level
     ("parity", 105.5, "SC503"),
@@ -60,8 +65,9 @@ def test_status_against_the_bar_at_its_edges(status, value, code):
 @pytest.mark.parametrize(("status", "value", "lower_code", "higher_code"), [
     ("leads", 95.0, "SC504", "SC501"),   # lower is better: 95 against 100 is exactly 5% ahead
     ("leads", 94.0, None, "SC501"),
-    ("trails", 105.0, None, "SC502"),
-    ("trails", 95.0, "SC502", None),
+    ("trails", 105.0, "SC502", "SC502"),  # exactly the tolerance behind either way: level
+    ("trails", 106.0, None, "SC502"),
+    ("trails", 94.0, "SC502", None),
 ])
 def test_the_direction_decides_which_side_is_ahead(status, value, lower_code, higher_code):
     assert judged(status, value, better="lower") == lower_code
@@ -81,11 +87,13 @@ def test_margin_is_relative_and_direction_aware():
 @pytest.mark.parametrize(("low", "high", "status", "code"), [
     (100.0, 130.0, "leads", "SC505"),   # the interval's worst end exactly at the bar reaches it
     (100.5, 130.0, "leads", None),
-    (70.0, 100.0, "trails", "SC506"),   # the best end exactly at the bar reaches it
-    (70.0, 99.5, "trails", None),
+    (90.0, 100.0, "trails", "SC506"),   # the point 3 % behind, the worse end 10 %, the best exactly at the bar
+    (90.0, 99.5, "trails", None),       # the whole interval behind, its worse end beyond the tolerance
+    (98.0, 99.5, "trails", "SC502"),    # the whole interval behind, but within the tolerance: parity (issue 41)
+    (70.0, 100.0, "trails", None),      # the point 20 % behind, beyond the tolerance: trails (issue 41)
 ])
 def test_an_interval_touching_the_bar(low, high, status, code):
-    value = 120.0 if status == "leads" else 80.0
+    value = 120.0 if status == "leads" else (97.0 if low in (90.0, 98.0) else 80.0)
     assert judged(status, value, low=low, high=high) == code
 
 
@@ -99,7 +107,9 @@ def test_standing_needs_the_margin_beyond_the_tolerance_and_the_whole_interval_o
     assert standing(105.0) == "level" and standing(95.0) == "level"
     assert standing(105.5) == "ahead" and standing(94.5) == "behind"
     assert standing(120.0, 100.0, 130.0) == "level"  # worst end exactly at the bar
-    assert standing(80.0, 70.0, 100.0) == "level"
+    assert standing(80.0, 70.0, 100.0) == "behind"  # the point beyond the tolerance behind (issue 41)
+    assert standing(99.0, 98.0, 100.0) == "level"
+    assert standing(120.0, 90.0, 130.0) == "unplaced"  # the worse end 10 % behind, the point 20 % ahead
     assert standing(120.0, 100.5, 130.0) == "ahead" and standing(80.0, 70.0, 99.5) == "behind"
 
 

@@ -199,6 +199,8 @@ def test_the_view_lives_in_the_address_sorts_and_downloads(browser, sites, serve
     page.check("input[value='simulated']")
     page.check("input[value='no-claim']")
     page.check("input[value='out-of-scope']")
+    assert "inconclusive" not in page.evaluate("() => location.search")  # the one box still unchecked: named off
+    page.check("input[value='inconclusive']")
     assert page.evaluate("() => location.search") == ""  # the default view has a plain address
     context.close()
     assert problems == []

@@ -60,8 +60,18 @@ def test_honesty_converts_units_and_refuses_incomparable_ones(base_ledger, statu
 
 
 def test_parity_tolerance_comes_from_settings(base_ledger):
-    write(base_ledger, "scorecard.yaml", "title: T\nsubject: s\nparity_tolerance: 0.25\n")
-    assert set_result(base_ledger, "parity", 12) == []
+    write(base_ledger, "scorecard.yaml", "title: T\nsubject: s\nparity_tolerance: 0.2\n")
+    assert set_result(base_ledger, "parity", 12) == []  # 12 against 10 is exactly 20 % ahead: level at ±20 %
+    assert set_result(base_ledger, "parity", 12.01) == ["SC503"]
+
+
+def test_a_tolerance_over_a_fifth_is_refused_and_judged_at_a_fifth(base_ledger):
+    write(base_ledger, "scorecard.yaml", "title: T\nsubject: s\nparity_tolerance: 0.99\n")
+    result, _ = pipeline.validate(base_ledger)
+    codes = sorted(f.code for f in result.findings if f.severity == "error")
+    assert "SC515" in codes
+    found = next(f for f in result.findings if f.code == "SC515")
+    assert (found.file, found.line, found.col) == ("scorecard.yaml", 3, 19) and "at most 0.2" in found.hint
 
 
 def test_findings_are_sorted_and_all_collected(base_ledger):

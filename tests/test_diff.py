@@ -178,17 +178,17 @@ def test_typed_choices_and_the_verdicts_they_flip(tmp_path):
     shutil.copytree(LEDGERS / "base", root)
     git(root, "init", "-q")
     commit(root, "start")
-    (root / "scorecard.yaml").write_text((root / "scorecard.yaml").read_text() + "parity_tolerance: 0.25\n")
+    (root / "scorecard.yaml").write_text((root / "scorecard.yaml").read_text() + "parity_tolerance: 0.2\n")
     commit(root, "tolerance")
     edit(root / "claims/core/alpha.yaml", "better: higher", "better: lower")
     edit(root / "claims/core/alpha.yaml", "pointer: /runs/0/rps", "path: $.runs[0].rps")
-    edit(root / "scorecard.yaml", "parity_tolerance: 0.25\n", "parity_tolerance: 0.1\n")
+    edit(root / "scorecard.yaml", "parity_tolerance: 0.2\n", "parity_tolerance: 0.1\n")
     commit(root, "choices")
 
     changes = diff(root, "start", "tolerance")
     assert changes["scorecard.yaml"]["lines"] == [
-        "typed choice changed: parity_tolerance: 0.05 → 0.25 (every verdict it flips is listed with its dimension)"]
-    assert "verdict flips: ahead → level against the bar (parity_tolerance 0.05 → 0.25)" in changes["alpha"]["lines"]
+        "typed choice changed: parity_tolerance: 0.05 → 0.2 (every verdict it flips is listed with its dimension)"]
+    assert "verdict flips: ahead → level against the bar (parity_tolerance 0.05 → 0.2)" in changes["alpha"]["lines"]
     assert "beta" not in changes  # no number: no verdict to flip
 
     lines = diff(root, "tolerance", "choices")["alpha"]["lines"]

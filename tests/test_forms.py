@@ -14,6 +14,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from scorecard.measure import verdict as verdicts
 from scorecard.measure import compare, units
 from scorecard.measure.reading import Measurement
 
@@ -24,7 +25,7 @@ def verdict(status: str, value: float, unit: str, bar: float, bar_unit: str, bet
     m = Measurement(value, unit, ())
     c = compare.compare(m, SimpleNamespace(value=bar, unit=bar_unit, better=better), tol)
     assert c is not None
-    problem = compare.judge(status, m, c)
+    problem = verdicts.judge(status, m, c)
     return None if problem is None else problem.code
 
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from scorecard.measure import verdict
 from scorecard.measure import compare, expr, stats, units
 from scorecard.cli import pipeline
 from scorecard.measure.reading import Measurement
@@ -138,23 +139,29 @@ def test_a_value_exactly_at_the_bar():
     at = Measurement(33.0, "ms", ())
     c = compare.compare(at, sota(0.033, "s", "lower"), 0.05)
     assert c.margin == pytest.approx(0) and c.standing == "level"
-    assert compare.judge("leads", at, c).code == "SC501"
-    assert compare.judge("trails", at, c).code == "SC502"
-    assert compare.judge("parity", at, c) is None
+    assert verdict.judge("leads", at, c).code == "SC501"
+    assert verdict.judge("trails", at, c).code == "SC502"
+    assert verdict.judge("parity", at, c) is None
 
 
 def test_an_interval_ending_exactly_at_the_bar_does_not_support_a_lead():
     m = Measurement(30.0, "ms", (), low=28.0, high=33.0, interval_from="artifact")
     c = compare.compare(m, sota(33, "ms", "lower"), 0.05)
-    assert compare.judge("leads", m, c).code == "SC505"
+    assert verdict.judge("leads", m, c).code == "SC505"
     m2 = Measurement(30.0, "ms", (), low=28.0, high=32.99, interval_from="artifact")
-    assert compare.judge("leads", m2, compare.compare(m2, sota(33, "ms", "lower"), 0.05)) is None
+    assert verdict.judge("leads", m2, compare.compare(m2, sota(33, "ms", "lower"), 0.05)) is None
 
 
-def test_parity_holds_while_the_interval_contains_the_bar():
+def test_an_interval_reaching_from_ahead_to_beyond_the_tolerance_behind_is_not_placed():
+    """Issue 41: 25 % ahead on the statistic, but the worse end is 8 % behind (beyond the 5 % tolerance): the
+    evidence gives inconclusive, not parity."""
     m = Measurement(18.0, "ms", (), low=9.0, high=26.0, interval_from="artifact")
-    c = compare.compare(m, sota(24, "ms", "lower"), 0.05)  # 25% ahead on the statistic, but noisy
-    assert c.standing == "level" and compare.judge("parity", m, c) is None
+    c = compare.compare(m, sota(24, "ms", "lower"), 0.05)
+    assert c.standing == "unplaced" and verdict.judge("inconclusive", m, c) is None
+    assert verdict.judge("parity", m, c).code == "SC503"
+    near = Measurement(18.0, "ms", (), low=9.0, high=25.2, interval_from="artifact")  # worse end exactly 5 % behind
+    c = compare.compare(near, sota(24, "ms", "lower"), 0.05)
+    assert c.standing == "level" and verdict.judge("parity", near, c) is None
 
 
 SCALES = [("s", "ms", 1000.0), ("ms", "s", 0.001), ("KiB", "B", 1024.0), ("MB", "kB", 1000.0), ("x", "%", 100.0)]
@@ -173,8 +180,8 @@ def test_converting_units_never_changes_a_status(value, bar, better, scale, spre
     if min(abs(a.margin - 0.05), abs(a.margin + 0.05), abs(a.margin), abs(a.worst), abs(a.best)) < 1e-9:
         return  # a float exactly on a boundary may round either way
     assert a.standing == b.standing
-    for status in ("leads", "parity", "trails"):
-        pa, pb = compare.judge(status, plain, a), compare.judge(status, scaled, b)
+    for status in ("leads", "parity", "trails", "inconclusive"):
+        pa, pb = verdict.judge(status, plain, a), verdict.judge(status, scaled, b)
         assert (pa and pa.code) == (pb and pb.code)
 
 
@@ -248,18 +255,20 @@ def test_no_gap_is_said_as_a_percentage_of_100_or_more(value, better):
 
 
 @pytest.mark.parametrize("value,low,high,words", [
-    (1.017, None, None, "level with the bar (1.7% ahead, within tolerance)"),
-    (3.0, 0.5, 6.0, "level with the bar (3× the bar, the interval reaches the bar)"),
-    (0.9, 0.8, 1.1, "level with the bar (10% behind, the interval reaches the bar)"),
-    (1.0, None, None, "level with the bar"),
+    (1.017, None, None, "level with the bar: within ±5% (1.7% ahead)"),
+    (3.0, 0.5, 6.0, "not yet placed: 3× the bar by the point estimate"),
+    (0.9, 0.8, 1.1, "10% behind the bar"),  # the point beyond the tolerance behind: trails (issue 41)
+    (1.02, 0.97, 1.1, "not behind the bar by more than 5% (the interval reaches 10% ahead)"),
+    (1.02, 0.97, 1.04, "level with the bar: within ±5% (2% ahead)"),
+    (1.0, None, None, "level with the bar: within ±5%"),
     (4.0, 3.5, 4.5, "4× the bar"),
 ])
-def test_the_standing_says_level_with_the_gap_in_the_same_words(value, low, high, words):
+def test_the_standing_says_its_status_with_the_gap_in_the_same_words(value, low, high, words):
     from scorecard.site.views import standing_text
 
     m = Measurement(value, "x", (), None, low, high, "ci" if low is not None else "")
     c = compare.compare(m, sota(1.0, "x", "higher"), 0.05)
-    assert standing_text(SimpleNamespace(comparison=c)) == words
+    assert standing_text(SimpleNamespace(comparison=c, status=c.verdict(), measured=None)) == words
 
 
 @pytest.mark.parametrize("value,unit,text", [(30.25, "ms", "30.25 ms"), (12.0, "req/s", "12 req/s"),

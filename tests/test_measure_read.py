@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from scorecard.measure import verdict
 from scorecard.measure import reading as measure
 from scorecard.measure import stats
 from scorecard.measure.evidence import Artifact
@@ -214,10 +215,13 @@ def test_a_lead_never_rests_on_an_interval_end_the_runs_cannot_give(stat, better
     m = measured({"runs": RUNS}, {"evidence": "evidence/r.json", "pointer": "/runs", "unit": "ms", "stat": stat})
     c = compare.compare(m, SimpleNamespace(value=bar, unit="ms", better=better), 0.05)
     assert c is not None and c.margin > 0
-    problem = compare.judge("leads", m, c)
+    problem = verdict.judge("leads", m, c)
     assert problem is not None and problem.code == "SC505"
     assert f"has no {end} end: 10 runs cannot give it at 95% (the {stat} needs 36)" in problem.message
-    assert compare.judge("parity", m, c) is None  # the interval reaches the bar: parity holds
+    # the worse end does not exist: not parity either (issue 41: it was); the evidence gives inconclusive
+    assert c.verdict() == "inconclusive" and verdict.judge("inconclusive", m, c) is None
+    assert verdict.judge("parity", m, c).code == "SC503"
+    assert "the evidence gives inconclusive" in verdict.judge("parity", m, c).message
 
 
 def test_the_missing_end_of_a_formula_is_said_at_the_level_its_intervals_were_taken():
@@ -231,7 +235,7 @@ def test_the_missing_end_of_a_formula_is_said_at_the_level_its_intervals_were_ta
                 {"pointer": "/b", "unit": "ms", "stat": "p90"}, data)
     c = compare.compare(m, SimpleNamespace(value=10_000.0, unit="ms", better="lower"), 0.05)
     assert c is not None
-    problem = compare.judge("leads", m, c)
+    problem = verdict.judge("leads", m, c)
     assert problem is not None and problem.code == "SC505"
     assert "an input's runs cannot give it at 97.5%" in problem.message
 
@@ -248,9 +252,11 @@ def test_a_trail_never_rests_on_an_interval_end_the_runs_cannot_give(stat, bette
     m = measured({"runs": RUNS}, {"evidence": "evidence/r.json", "pointer": "/runs", "unit": "ms", "stat": stat})
     c = compare.compare(m, SimpleNamespace(value=bar, unit="ms", better=better), 0.05)
     assert c is not None and c.margin < 0
-    problem = compare.judge("trails", m, c)
-    assert problem is not None and problem.code == "SC506"
-    assert f"has no {end} end: 10 runs cannot give it at 95% (the {stat} needs 36)" in problem.message
+    # every run far behind the bar: the point is behind by more than the tolerance, so the evidence gives trails
+    # however the far end goes (issue 41); the better end's absence no longer makes it parity
+    assert c.verdict() == "trails" and verdict.judge("trails", m, c) is None
+    problem = verdict.judge("parity", m, c)
+    assert problem is not None and problem.code == "SC503" and "the evidence gives trails" in problem.message
 
 
 # --- k: the intervals one verdict rests on (pinned by the mutation run of measure.reading) ----------------

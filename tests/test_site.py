@@ -309,7 +309,7 @@ def test_values_from_tool_output_read_as_a_person_writes_them(example_site):
     assert "(hyperfine output), benchmark 'fak --version'" in page
     # a pytest-benchmark test's rounds, found by its name, in µs like its bar
     assert "Measured: 11.7 µs (median of n = 41 runs; 95% CI 11.6–11.9 µs)" in page
-    assert "level with the bar (2.2% ahead, within tolerance)" in page
+    assert "level with the bar: within ±5% (2.2% ahead)" in page
     # the rounded number, and every digit of it beside its provenance, in the result's unit
     assert "Exactly: 11.7365 µs" in page
     # asv's samples, in the unit its benchmarks.json states, published beside them
@@ -442,4 +442,4 @@ def test_overview_table_names_a_dimension_whose_title_has_commas(example_site):
     table = page[page.index('<details class="overview-table">'):]
     assert ('<a href="latency-and-reuse/index.html#time-to-first-token">Time to first token, p50 at concurrency 8 '
             '(sample)</a></th>') in table
-    assert "<td>level with the bar (2.4% behind, within tolerance)</td>" in table
+    assert "<td>level with the bar: within ±5% (2.4% behind)</td>" in table

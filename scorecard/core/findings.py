@@ -158,10 +158,13 @@ RULES: dict[str, Rule] = _rules(
     ("SC409", "case-collision", "error", "Two cited files differ only in letter case: the site cannot hold both."),
     # Honesty
     ("SC501", "leads-not-ahead", "error", "status is leads but the result is not better than the SOTA value."),
-    ("SC502", "trails-not-behind", "error", "status is trails but the result is not worse than the SOTA value."),
-    ("SC503", "parity-out-of-tolerance", "error", "status is parity but the result is outside the parity tolerance."),
-    ("SC504", "lead-within-tolerance", "warning", "status is leads but the margin is within the parity tolerance."),
-    ("SC505", "lead-within-interval", "error", "status is leads but the value's interval reaches the bar."),
+    ("SC502", "trails-not-behind", "error", "status is trails but the result is not behind the bar by more than the "
+     "tolerance, and its interval reaches the bar."),
+    ("SC503", "parity-not-given", "error", "status is parity but the evidence gives another status: the result, or "
+     "its interval's worse end, is outside the parity tolerance, or the runs cannot give that end."),
+    ("SC504", "lead-within-tolerance", "error", "status is leads but the margin is within the parity tolerance."),
+    ("SC505", "lead-within-interval", "error", "status is leads but the value's interval reaches the bar, or the "
+     "runs cannot give its worse end."),
     ("SC506", "trail-within-interval", "error", "status is trails but the value's interval reaches the bar."),
     ("SC507", "units-not-comparable", "error", "A measured status whose result unit cannot be converted to the bar's: "
                                                "the status would go unchecked."),
@@ -174,6 +177,11 @@ RULES: dict[str, Rule] = _rules(
      "finite number (it overflows or underflows)."),
     ("SC512", "display-unit-not-comparable", "error", "display_unit does not convert to the bar's unit or the "
      "result's: the bar and the value could not both be shown in it."),
+    ("SC514", "inconclusive-but-placed", "error", "status is inconclusive but the evidence places the value: it "
+     "gives leads, parity or trails."),
+    ("SC515", "tolerance-too-wide", "error", "parity_tolerance is over 0.2: a 'level' that wide says nothing."),
+    ("SC516", "no-number-to-judge", "error", "status leads or parity against a bar with no number: nothing can check "
+     "it; only trails or inconclusive (which claim nothing in our favour) validate."),
     ("SC513", "prose-number", "warning", "A number typed in claim: or note: with a unit comparable to the result's is "
      "not the value, an interval end, the bar, the ratio or an input at the precision it is written with."),
     # Sources

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-Status = Literal["leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"]  # the schema's, in display order
+# the schema's, in display order
+Status = Literal["leads", "parity", "trails", "inconclusive", "simulated", "no-claim", "out-of-scope"]
 STATUSES: tuple[str, ...] = get_args(Status)
-MEASURED = frozenset({"leads", "parity", "trails", "simulated"})  # statuses that state a number
-HONEST = frozenset({"leads", "parity", "trails"})  # measured statuses the numbers must agree with
-GLYPHS = {"leads": "●", "parity": "◐", "trails": "◑", "simulated": "◌", "no-claim": "○", "out-of-scope": "–"}
+MEASURED = frozenset({"leads", "parity", "trails", "inconclusive", "simulated"})  # statuses that state a number
+# measured statuses the evidence decides: exactly one of them is the one it gives ("The verdict", docs/format.md)
+HONEST = frozenset({"leads", "parity", "trails", "inconclusive"})
+VERDICTS = ("leads", "parity", "trails", "inconclusive")
+GLYPHS = {"leads": "●", "parity": "◐", "trails": "◑", "inconclusive": "◇", "simulated": "◌", "no-claim": "○",
+          "out-of-scope": "–"}
 
 
 def value_word(status: str) -> str:

@@ -34,7 +34,8 @@ def check(loaded: LoadedLedger, store: ArtifactStore, keep_marks: bool = False) 
     """
     findings: list[Finding] = []
     today = loaded.place.today
-    settings = _validate(loaded.settings, Settings, findings) if loaded.settings else None
+    settings = _bounded(_validate(loaded.settings, Settings, findings), loaded.settings, findings) \
+        if loaded.settings else None
     if settings is None:
         # defaults for the rest:
         settings = Settings.model_construct(title="(invalid scorecard.yaml)", subject="subject")
@@ -74,6 +75,21 @@ def check(loaded: LoadedLedger, store: ArtifactStore, keep_marks: bool = False) 
     categories.sort(key=lambda c: display_key(c.model.order, c.slug))
     findings.sort(key=Finding.sort_key)
     return CheckResult(Ledger(loaded.place, settings, categories), findings, count)
+
+
+MAX_TOLERANCE = 0.2  # the widest parity_tolerance (FORMAT.md "The verdict")
+
+
+def _bounded(settings: Settings | None, doc: Document, findings: list[Finding]) -> Settings | None:
+    """The settings, with SC515 for a parity_tolerance over 0.2 (the rest of the check then judges at 0.2)."""
+    if settings is None or settings.parity_tolerance <= MAX_TOLERANCE:
+        return settings
+    findings.append(finding("SC515", doc.file, doc.pos(("parity_tolerance",)),
+                            f"parity_tolerance is {settings.parity_tolerance:g}: a level with the bar wider than "
+                            f"±{MAX_TOLERANCE:.0%} says nothing a reader can use",
+                            "set parity_tolerance to at most 0.2 (0.05 is the default); a record the wider "
+                            "tolerance called parity then validates only with the status its evidence gives"))
+    return settings.model_copy(update={"parity_tolerance": MAX_TOLERANCE})
 
 
 def check_one(doc: Document, category: str, settings: Settings,

@@ -4,7 +4,7 @@ there that the numbers the claim rests on do not give (SC513)."""
 from __future__ import annotations
 
 from ..core.findings import Finding, finding
-from ..measure import compare, prose, typed, units
+from ..measure import compare, prose, typed, units, verdict
 from ..measure.pagetext import readings
 from ..measure.measured import Bar, Measurement
 from ..measure.numfmt import fmt_number, fmt_range, fmt_ratio, fmt_value
@@ -75,7 +75,7 @@ def shown_values(m: Measurement | None, bar: Bar, c: compare.Comparison | None) 
     if m is not None:
         out.update(value=fmt_value(m.value, m.unit), n=str(m.n))
         if m.low is not None and m.high is not None:
-            out["interval"] = f"{compare.percent(m.level or 0.95)} interval {fmt_range(m.low, m.high, m.unit)}"
+            out["interval"] = f"{verdict.percent(m.level or 0.95)} interval {fmt_range(m.low, m.high, m.unit)}"
     if bar.value is not None and bar.unit:
         out["bar"] = fmt_value(bar.value, bar.unit)
     if c is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date
 
-from ..measure import compare, reading as measure, toolread, units
+from ..measure import compare, reading as measure, toolread, units, verdict
 from ..measure.compare import evidence_age, oldest_evidence, source_age
 from ..measure.evidence import ArtifactStore, PointerError, resolve_pointer
 from ..core.findings import Finding, finding, kind_of
@@ -115,6 +115,12 @@ def _check_evidence_age(rec: DimensionRecord, settings: Settings, store: Artifac
 def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tolerance: float, store: ArtifactStore,
                    findings: list[Finding]) -> None:
     dim, doc = rec.model, rec.doc
+    if sota.value is None and dim.status in ("leads", "parity"):
+        findings.append(finding("SC516", doc.file, doc.pos(("status",)),
+                                f"status is {dim.status}, but the bar has no number: nothing can check the claim",
+                                "give the bar its number (sota.value and sota.unit, or sota.result), or set status: "
+                                "trails or inconclusive, which claim nothing in our favour"))
+        return
     if sota.value is None or dim.status not in HONEST or units.parse(sota.unit or "").problem is not None:
         return
     c = compare.compare(m, sota, tolerance)
@@ -132,13 +138,20 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tole
                                 "record the measurement in a unit that keeps it, and its interval, within the range of "
                                 "a double (about 1e-300 to 1e300) in both the result's and the bar's unit"))
         return
-    problem = _like_for_like(rec, m, sota, store) or compare.judge(dim.status, m, c, sota)
+    # Like for like: a spread, or another statistic than the bar's, is never compared (any status); without the
+    # bar's statistic, a lead or parity rests only on a median, a mean or a single value (else trails or inconclusive).
+    problem = _like_for_like(rec, m, sota, store, "trails")
+    if problem is None:
+        centre = _like_for_like(rec, m, sota, store, "leads")
+        problem = verdict.judge(dim.status, m, c, sota, centre is None, centre.message if centre else "")
+        if problem is not None and problem.code == "SC321" and centre is not None:
+            problem = replace(problem, loc=centre.loc, hint=f"{problem.hint}; or {centre.hint}")
     if problem is not None:
         findings.append(finding(problem.code, doc.file, doc.pos(problem.loc), problem.message, problem.hint))
 
 
-def _like_for_like(rec: DimensionRecord, m: Measurement, bar: compare.Bar,
-                   store: ArtifactStore) -> measure.Problem | None:
+def _like_for_like(rec: DimensionRecord, m: Measurement, bar: compare.Bar, store: ArtifactStore,
+                   status: str) -> measure.Problem | None:
     """SC321 where our value is not the bar's statistic (or, with none stated, not a median or mean for a lead)."""
     result = rec.model.result
     assert result is not None, "a measurement comes from a result"
@@ -150,7 +163,7 @@ def _like_for_like(rec: DimensionRecord, m: Measurement, bar: compare.Bar,
         runs_stat = src.summary.stat if src.summary is not None else src.stat  # a tool's own statistic
         place = src.places[0] if src.places else ()
         values.append((runs_stat, src.selector, store.get(src.evidence).data, place, loc))
-    problem = like.check(values, bar.stat, rec.model.status)
+    problem = like.check(values, bar.stat, status)
     if problem is None or len(values) != 1 or m.sources[0].kind == "format":
         return problem
     _, _, data, place, _ = values[0]

@@ -13,10 +13,10 @@ from datetime import date
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from . import stats, units
+from . import units
 from .numfmt import fmt_number, fmt_percent, fmt_value, glue
 from .measured import Bar
-from .reading import Measurement, Problem
+from .reading import Measurement
 from ..core.dates import full_date
 from ..core.paths import PathProblem
 
@@ -61,14 +61,51 @@ class Comparison:
         return self.bar == 0
 
     @property
+    def worse_end(self) -> float:
+        """W: the margin of the interval's worse end, the interval widened to hold the point (the point itself for
+        a single value, judged exact); -inf where the runs cannot give that end."""
+        return self.margin if self.worst is None else min(self.worst, self.margin)
+
+    @property
+    def better_end(self) -> float:
+        """B: the margin of the interval's better end, widened to hold the point; +inf where there is none."""
+        return self.margin if self.best is None else max(self.best, self.margin)
+
+    @property
+    def band(self) -> float:
+        """The tolerance the verdict applies: none against a zero bar (compared by sign)."""
+        return 0.0 if self.zero_bar else self.tolerance
+
+    def verdict(self, stat_ok: bool = True) -> str:
+        """The status the evidence gives (docs/format.md "The verdict"; every uncertainty resolves against the
+        claimant), the first that holds of:
+
+        leads         W better than the bar, and P ahead by more than the tolerance
+        parity        W exists and is not behind by more than the tolerance
+        trails        P behind by more than the tolerance, or B behind the bar (the whole interval behind)
+        inconclusive  otherwise
+
+        stat_ok: whether the value is a statistic a lead or parity may rest on (the bar's; without one a median,
+        a mean or a single value); when it is not, only trails or inconclusive."""
+        w, b, p = self.worse_end, self.better_end, self.margin
+        if stat_ok and w > 0 and p > 0 and not self.within:
+            return "leads"
+        if stat_ok and math.isfinite(w) and w >= -self.band:
+            return "parity"
+        if (p < 0 and not self.within) or b < 0:
+            return "trails"
+        return "inconclusive"
+
+    @property
     def standing(self) -> str:
-        """ahead or behind (the whole interval, where there is one, on that side and the margin beyond the
-        tolerance), else level."""
-        if self.margin > 0 and not self.within and (self.worst is None or self.worst > 0):
-            return "ahead"
-        if self.margin < 0 and not self.within and (self.best is None or self.best < 0):
-            return "behind"
-        return "level"
+        """Where the value stands, by the verdict (with a statistic a lead may rest on): ahead, level, behind, or
+        unplaced (inconclusive)."""
+        return {"leads": "ahead", "parity": "level", "trails": "behind"}.get(self.verdict(), "unplaced")
+
+    @property
+    def level_both_ways(self) -> bool:
+        """Parity in the strict sense: B within the tolerance too (else only "not behind by more than" it)."""
+        return self.better_end <= self.band
 
     def not_finite(self) -> str | None:
         """What in the comparison is not a finite number, in words; None when every figure is finite."""
@@ -215,42 +252,6 @@ def exact_margin(value: float, unit: units.Unit, bar: float, bar_unit: units.Uni
     return out
 
 
-def judge(status: str, m: Measurement, c: Comparison, bar: Bar | None = None) -> Problem | None:
-    """Whether status agrees with the comparison: None, or the honesty problem (SC501-SC506)."""
-    shown = _shown(m, c, bar)
-    loc = ("status",)
-    tol = c.tolerance
-    if status == "leads":
-        if c.margin <= 0:
-            return Problem("SC501", loc, f"status is leads, but the result is {gap_words(c)}: {shown}",
-                           "set the status the numbers support (parity or trails)")
-        if c.worst is not None and c.worst <= 0:
-            return Problem("SC505", loc, f"status is leads, but the {_interval_words(m, bar)} "
-                           f"{_reaches(m, c, 'worst', bar)}: {shown}", "a lead needs the whole interval better than "
-                           "the bar" + (" and its interval" if c.bar_low is not None or c.bar_high is not None or
-                                        (bar is not None and bar.has_interval) else "") +
-                           ": measure more runs, or claim parity")
-        if c.within:
-            return Problem("SC504", loc, f"status is leads by {c.margin:.1%}, within the parity tolerance of "
-                           f"{tol:.0%}: {shown}", "consider status parity; a lead inside the tolerance is noise")
-    elif status == "trails":
-        if c.margin >= 0:
-            return Problem("SC502", loc, f"status is trails, but the result is {gap_words(c)}: {shown}",
-                           "set the status the numbers support (parity or leads)")
-        if c.best is not None and c.best >= 0:
-            return Problem("SC506", loc, f"status is trails, but the {_interval_words(m, bar)} "
-                           f"{_reaches(m, c, 'best', bar)}: {shown}",
-                           "a trail needs the whole interval worse than the bar: measure more runs, or claim parity")
-    elif status == "parity" and c.standing != "level":
-        side = "ahead" if c.margin > 0 else "behind"
-        whole = f"; the whole {_interval_words(m, bar)} is {side}" if c.low is not None else ""
-        how_far = gap_words(c) + ("" if c.zero_bar else f" (tolerance {tol:.0%})")
-        return Problem("SC503", loc, f"status is parity, but the result is {how_far}{whole}: {shown}",
-                       f"set status {'leads' if c.margin > 0 else 'trails'}, "
-                       "or widen parity_tolerance in scorecard.yaml")
-    return None
-
-
 def change_words(old: float, old_unit: str | None, new: float, new_unit: str | None, better: str | None) -> str:
     """A value's change as a reviewer reads it: '33 ms → 35.5 ms, +7.6 %, worse' (units converted first)."""
     text = f"{fmt_value(old, old_unit)} → {fmt_value(new, new_unit)}"
@@ -275,76 +276,6 @@ def in_unit(value: float, unit: str | None, target: str | None) -> float | None:
         return None
     mine, theirs = units.parse(unit), units.parse(target)
     return mine.to(value, theirs) if mine.comparable(theirs) else None
-
-
-def _g(x: float) -> str:
-    return f"{x:.6g}"
-
-
-def _interval_words(m: Measurement, bar: Bar | None = None) -> str:
-    if m.interval_from == "artifact":
-        ours = f"{percent(m.level)} interval the artifact reports" if m.level else "interval the artifact reports"
-    elif not (m.interval_from or m.missing_end) and bar is not None and bar.has_interval:
-        ours = "value"
-    else:
-        what = m.summary.stat if m.summary else ("formula (through its inputs' intervals)" if m.expr else "value")
-        ours = f"{percent(m.level or stats.LEVEL)} confidence interval of the {what}"
-    return ours + (" against the bar's own interval" if bar is not None and bar.has_interval else "")
-
-
-def percent(level: float) -> str:
-    """A confidence level as people write it: 0.95 -> 95%, 0.975 -> 97.5%."""
-    return f"{level * 100:.4g}%"
-
-
-def _reaches(m: Measurement, c: Comparison, which: str, bar: Bar | None = None) -> str:
-    """'reaches the bar', or, where the runs cannot give that end (ours, or the bar's), how many runs it would take."""
-    margin_at = c.worst if which == "worst" else c.best
-    if margin_at is None or math.isfinite(margin_at):
-        return "reaches the bar" + ("'s interval" if bar is not None and bar.has_interval else "")
-    lower_is_better = c.better == "lower"
-    end = ("high" if lower_is_better else "low") if which == "worst" else ("low" if lower_is_better else "high")
-    ours_has = m.has_interval
-    if (not ours_has or (m.low if end == "low" else m.high) is not None) and bar is not None and \
-            bar.measured is not None:  # our end exists: the bar's far end is the one missing
-        b = bar.measured
-        far = "low" if end == "high" else "high"
-        needed = b.needs_low if far == "low" else b.needs_high
-        if needed is None:
-            return f"meets a bar with no {far} end: its interval through its formula is unbounded"
-        what = f"the {b.summary.stat}" if b.summary is not None else "its formula"
-        return (f"meets a bar with no {far} end: the bar's runs cannot give it at {percent(b.level or stats.LEVEL)} "
-                f"({what} needs {needed} runs)")
-    needed = m.needs_low if end == "low" else m.needs_high
-    level = percent(m.level or stats.LEVEL)
-    if needed is None:
-        return f"has no {end} end: the interval through the formula is unbounded (a divisor's interval reaches 0)"
-    if m.summary is None:
-        return f"has no {end} end: an input's runs cannot give it at {level} (it needs {needed} runs)"
-    s = m.summary
-    return f"has no {end} end: {s.n} runs cannot give it at {level} (the {s.stat} needs {needed})"
-
-
-def _shown(m: Measurement, c: Comparison, bar: Bar | None = None) -> str:
-    """The numbers behind a verdict: value (converted), interval and n, the bar (with its own, where it was read
-    with one) and the direction."""
-    converted = f" (= {_g(m.value)} {m.unit})" if m.unit.strip() != c.unit.strip() else ""
-    text = f"{_g(c.value)} {c.unit}{converted}"
-    if m.summary is not None:
-        text = f"the {m.summary.stat} {text} of n = {m.summary.n} runs"
-    if c.low is not None or c.high is not None:
-        low = "…" if c.low is None else _g(c.low)
-        high = "…" if c.high is None else _g(c.high)
-        text += f", interval {low}–{high} {c.unit}"
-    theirs = f"{_g(c.bar)} {c.unit}"
-    b = bar.measured if bar is not None else None
-    if b is not None and b.summary is not None:
-        theirs = f"{b.summary.stat} {theirs} of n = {b.summary.n} runs"
-    if b is not None and bar is not None and bar.has_interval:
-        low = "…" if b.low is None else _g(b.low)
-        high = "…" if b.high is None else _g(b.high)
-        theirs += f", interval {low}–{high} {b.unit} at {percent(b.level or stats.LEVEL)}"
-    return f"{text} against the bar {theirs} ({c.better} is better)"
 
 
 def source_age(sota: Dated, today: date) -> int:

@@ -8,7 +8,7 @@ statistic by a token of its key, split on `_`, `-` and `.` (`median_ttft_ms`, `p
 - a spread (`std`, `stddev`, `cv`, `iqr`, `q1`, `q3`, ...) is never a claim value;
 - with `sota.stat`, ours is the same statistic; a value that names none passes only where its
   object holds no other statistic of the same quantity;
-- without it, a lead rests only on a median or a mean, or on a value that names no statistic
+- without it, a lead or parity rests only on a median or a mean, or on a value that names no statistic
   and stands among no other statistics of its quantity;
 - the inputs of a formula share one statistic, under the same rules.
 """
@@ -129,11 +129,11 @@ def _against_bar(stat: str | None, runs: bool, selector: str, data: JsonValue, p
         return None
     if stat is not None and stat not in _CENTRE:
         what = f"the {stat} of its runs" if runs else f"the {stat}"
-        return Problem("SC321", loc, f"a lead rests on {what} ('{selector}'), and the bar states no statistic: "
-                       "without sota.stat, a lead rests only on a median or a mean",
+        return Problem("SC321", loc, f"the value is {what} ('{selector}'), and the bar states no statistic: "
+                       "without sota.stat, a lead or parity rests only on a median or a mean",
                        "claim the median or mean (stat: median), or state the bar's statistic in sota.stat if it "
                        "really is the same")
     if stat is None and others:
         return Problem("SC321", loc, f"'{selector}' names no statistic but stands among {', '.join(others)}: a "
-                       "lead rests only on the median or the mean", "select the median or the mean")
+                       "lead or parity rests only on the median or the mean", "select the median or the mean")
     return None

@@ -65,8 +65,12 @@ class Summary:
 
     @property
     def has_interval(self) -> bool:
-        """A quantile or a mean: judged by its interval (whose ends may be missing), not as a single number."""
-        return self.stat not in ("min", "max")
+        """A quantile or a mean of several runs: judged by its interval (whose ends may be missing), not as a single
+        number. One run is a single value, judged exact (as asv judges a single sample); min and max have none."""
+        return self.stat not in ("min", "max") and self.n > 1
+
+
+MEDIAN = Fraction(1, 2)
 
 
 def summarise(samples: list[float], stat: str = "median", alpha: Fraction = ALPHA) -> Summary:
@@ -79,8 +83,10 @@ def summarise(samples: list[float], stat: str = "median", alpha: Fraction = ALPH
         return Summary(stat, lowest if stat == "min" else highest, n, lowest, highest, level=level)
     if stat == "mean":
         mean = _mean(xs, lowest, highest)
-        if n < 2:
-            return Summary(stat, mean, n, lowest, highest, level=level, needs_low=2, needs_high=2)
+        lo, u, _ = order_interval(n, MEDIAN, alpha)
+        if lo is None or u is None:  # a mean, like the median, needs the runs that give the median's ends
+            needs = runs_needed(MEDIAN, alpha, "low")
+            return Summary(stat, mean, n, lowest, highest, level=level, needs_low=needs, needs_high=needs)
         scale = max(abs(lowest), abs(highest)) or 1.0  # scaled, so that squaring huge runs cannot overflow
         sd = scale * math.sqrt(math.fsum(((x - mean) / scale) ** 2 for x in xs) / (n - 1))
         half = t_quantile(1 - float(alpha) / 2, n - 1) * sd / math.sqrt(n)

@@ -7,6 +7,7 @@ no templates, no disk.
 from __future__ import annotations
 
 import json
+import math
 import re
 from urllib.parse import quote, urlsplit
 
@@ -40,7 +41,8 @@ RAW_SUFFIXES = frozenset(RAW_TYPES)
 VIEWED_SUFFIXES = frozenset({".json", ".md"})  # a readable page beside the raw copy
 
 
-STATUS_LABELS = {"leads": "leads", "parity": "parity", "trails": "trails", "simulated": "simulated",
+STATUS_LABELS = {"leads": "leads", "parity": "parity", "trails": "trails", "inconclusive": "inconclusive",
+                 "simulated": "simulated",
                  "no-claim": "no claim", "out-of-scope": "out of scope"}
 
 
@@ -230,19 +232,38 @@ def pointer_anchor(pointer: str) -> str:
 
 
 def standing_text(d: ResolvedDimension) -> str:
-    """'37% ahead of the bar', '12.4× slower than the bar', 'level with the bar (2.4% behind, within tolerance)'."""
+    """Where the value stands, in the words of its status (the one the evidence gives): '37% ahead of the bar',
+    '12.4× slower than the bar', 'level with the bar: within ±5% (2.4% behind)', 'not behind the bar by more than
+    5% (the interval reaches 18% ahead)', 'not yet placed: 2.4% behind by the point estimate; …'."""
     c = d.comparison
     if c is None:
         return ""
-    if c.standing != "level":
+    status = d.status if d.status in ("leads", "parity", "trails", "inconclusive") else c.verdict()
+    if status in ("leads", "trails"):
         return gap_words(c)
+    if status == "inconclusive":
+        needs = _runs_to_place(d)
+        return f"not yet placed: {gap_words(c)} by the point estimate" + (f"; {needs}" if needs else "")
     if c.zero_bar:  # by sign: a difference from 0 depends on the unit
         return "level with the bar of 0" if c.margin == 0 else f"level with the bar ({gap_words(c)}; the interval " \
             "reaches it)"
+    band = fmt_percent(c.tolerance)
+    if not c.level_both_ways:
+        reach = f"{fmt_percent(c.better_end)} ahead" if math.isfinite(c.better_end) else "unbounded ahead"
+        return f"not behind the bar by more than {band} (the interval reaches {reach})"
     if c.margin == 0:
-        return "level with the bar"
-    why = "the interval reaches the bar" if c.low is not None and not c.within else "within tolerance"
-    return f"level with the bar ({gap_words(c, named=False)}, {why})"
+        return f"level with the bar: within ±{band}"
+    return f"level with the bar: within ±{band} ({gap_words(c, named=False)})"
+
+
+def _runs_to_place(d: ResolvedDimension) -> str:
+    """What it would take to place an inconclusive value: '6 runs give the median's interval at 95%'."""
+    m = d.measured.measurement if d.measured is not None else None
+    if m is None or m.missing_end is None:
+        return ""
+    s = m.summary
+    what = f"the {s.stat}'s" if s is not None else "the formula's"
+    return f"{m.missing_end[1]} runs give {what} interval at {fmt_percent(m.level or 0.95)}"
 
 
 # An artifact larger than this (bytes, or pretty-printed lines) gets a summary page: its cited
