@@ -15,7 +15,7 @@ from scorecard.ledger.model import Dimension
 from conftest import LEDGERS, copy_ledger, run_cli
 from gitrepo import commit, edit, git, set_rps, suspect_alpha
 
-STAMP = re.compile(r"^reviewed: (fp1-[0-9a-f]{16})$", re.M)
+STAMP = re.compile(r"^reviewed: (fp2-[0-9a-f]{16})$", re.M)
 
 
 def stamp_of(root, dim="alpha"):
@@ -36,15 +36,20 @@ def test_fingerprint_covers_what_the_claim_rests_on_and_nothing_else(base_ledger
     covered = stamps.inputs(alpha.model, store.get)
     assert covered == {"status": "leads", "claim": "12 req/s", "result.unit": "req/s",
                        "evidence/run.json#/runs/0/rps": 12.0,
-                       "evidence/run.json#/runs/0": {"rps": 12.0, "ok": True, "name": "fast"}}
+                       "evidence/run.json#/runs/0": {"rps": 12.0, "ok": True, "name": "fast"},
+                       # fp2-: the comparison itself (issue 41)
+                       "verdict.bar value": 10.0, "verdict.bar unit": "req/s", "verdict.better": "higher",
+                       "verdict.bar stat": None, "verdict.bar kind": "claimed", "verdict.our level": None,
+                       "verdict.bar level": None, "verdict.parity tolerance": None}
     fp = stamps.fingerprint(covered)
-    assert re.match(r"^fp1-[0-9a-f]{16}$", fp)
+    assert re.match(r"^fp2-[0-9a-f]{16}$", fp)
     # Runs of white space inside the claim read as one space.
     spaced = alpha.model.model_copy(update={"claim": "12   req/s "})
     assert stamps.fingerprint(stamps.inputs(spaced, store.get)) == fp
     # Any covered value changes the stamp.
     for key, value in [("status", "parity"), ("claim", "13 req/s"), ("result.unit", "rps"),
-                       ("evidence/run.json#/runs/0/rps", 12.5)]:
+                       ("evidence/run.json#/runs/0/rps", 12.5), ("verdict.bar value", 7.0),
+                       ("verdict.better", "lower"), ("verdict.bar stat", "p99"), ("verdict.our level", 0.99)]:
         assert stamps.fingerprint({**covered, key: value}) != fp, key
 
 
@@ -92,7 +97,7 @@ def test_review_inserts_one_line_and_keeps_every_other_byte(base_ledger):
     result = run_cli("review", "alpha", "--root", str(base_ledger))
     assert result.returncode == 0, result.stderr
     after = path.read_bytes().decode()
-    stamp = re.search(r"reviewed: (fp1-[0-9a-f]{16})", after)[1]
+    stamp = re.search(r"reviewed: (fp2-[0-9a-f]{16})", after)[1]
     line = f"reviewed: {stamp}\r\n"
     assert after.count(line) == 1
     assert after.replace(line, "") == AWKWARD  # byte for byte, everything else as it was
@@ -107,7 +112,7 @@ def test_review_replaces_only_the_stamp_keeping_its_comment_and_quotes(base_ledg
     path.write_text(before)
     assert run_cli("review", "alpha", "--root", str(base_ledger)).returncode == 0
     after = path.read_text()
-    new = re.search(r'reviewed: "(fp1-[0-9a-f]{16})"  # by ana\n', after)[1]
+    new = re.search(r'reviewed: "(fp2-[0-9a-f]{16})"  # by ana\n', after)[1]
     assert new != "fp1-0000000000000000"
     assert after == before.replace("fp1-0000000000000000", new)
 

@@ -213,7 +213,8 @@ def _stamps(root: Path, result: CheckResult, store, wanted: list[str], outcome: 
     edits: dict[Path, bytes] = {}
     for rec in (records[file] for file in wanted):
         # What the review rule covered, when the record is stamped; else computed now.
-        covered = rec.review.covered if rec.review is not None else inputs(rec.model, store.get)
+        covered = rec.review.covered if rec.review is not None else \
+            inputs(rec.model, store.get, result.ledger.settings.parity_tolerance)
         if covered is None:  # cannot happen without an error finding; refuse rather than stamp a guess
             raise _Refusal(f"{rec.file}: a value the claim cites cannot be read")
         stamp = fingerprint(covered)

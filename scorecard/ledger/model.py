@@ -78,12 +78,12 @@ SourceUrl = Annotated[str, AfterValidator(_url_check("SC601")), Field(json_schem
 HttpUrl = Annotated[str, AfterValidator(_url_check("SC403")), Field(json_schema_extra={"pattern": "^https?://"})]
 Number = Annotated[float, AfterValidator(_finite)]
 
-STAMP_RE = re.compile(r"^fp1-[0-9a-f]{16}$")
+STAMP_RE = re.compile(r"^fp[12]-[0-9a-f]{16}$")
 
 
 def _stamp(value: str) -> str:
     if not STAMP_RE.fullmatch(value):
-        raise PydanticCustomError("SC204", "'{value}' is not a review stamp (stamps look like fp1-0123456789abcdef)",
+        raise PydanticCustomError("SC204", "'{value}' is not a review stamp (stamps look like fp2-0123456789abcdef)",
                                   {"value": value})
     return value
 

@@ -84,10 +84,10 @@ def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore
                                     f"the measured claim '{rec.id}' has never been reviewed",
                                     f"check the claim against its evidence, then run `scorecard review {rec.id}`"))
         return None
-    covered = stamps.inputs(dim, store.get)
+    covered = stamps.inputs(dim, store.get, settings.parity_tolerance)
     if covered is None:
         return None
-    if stamps.fingerprint(covered) == dim.reviewed:
+    if stamps.matches(dim.reviewed, covered):
         return Review("current", covered)
     findings.append(finding("SC801", doc.file, doc.pos(("reviewed",)), stamps.suspect_message(rec.id, None),
                             f"check the claim still holds, then run `scorecard review {rec.id}` to record that"))

@@ -34,8 +34,13 @@ if TYPE_CHECKING:
     from ..core.place import LedgerPlace
     from .records import CheckResult, DimensionRecord
 
-PREFIX = "fp1-"
+PREFIX = "fp2-"
 FIXED_KEYS = ("status", "claim", "result.unit")
+# What an fp2- stamp covers beyond an fp1- one: the comparison itself (issue 41). A reviewed lead stayed current
+# when the typed bar moved from 900 to 700 ms, or `better` flipped. An fp1- stamp is checked without these keys,
+# so it stays valid until a field it covered changes.
+VERDICT = "verdict."  # the prefix of those keys
+DEFAULT_TOLERANCE = 0.05
 
 
 def _numbers(value: object, convert: Callable[[float], object]) -> object:
@@ -60,9 +65,21 @@ def _as_written(number: float) -> object:
     return int(number) if isinstance(number, float) and number.is_integer() and abs(number) < 1e15 else number
 
 
-def inputs(model: Dimension, get: Callable[[str], Artifact]) -> dict[str, object] | None:
-    """What the fingerprint covers, by label; None when a cited value cannot be read (the rules say why)."""
+def inputs(model: Dimension, get: Callable[[str], Artifact],
+           tolerance: float = DEFAULT_TOLERANCE) -> dict[str, object] | None:
+    """What the fingerprint covers, by label; None when a cited value cannot be read (the rules say why).
+
+    The typed bar (value, unit, better, stat, kind), each side's stated level, and for a parity claim the tolerance
+    it is level within (the words it is shown with; a tolerance change that flips another verdict is an error, not
+    a suspect review) are covered by fp2- stamps."""
     out: dict[str, object] = {"status": model.status, "claim": " ".join(model.claim.split())}
+    sota = model.sota
+    out.update({f"{VERDICT}{k}": v for k, v in (
+        ("bar value", None if sota.value is None else float(sota.value)), ("bar unit", sota.unit),
+        ("better", sota.better), ("bar stat", sota.stat), ("bar kind", sota.source_kind),
+        ("our level", model.result.level if model.result is not None else None),
+        ("bar level", sota.result.level if sota.result is not None else None),
+        ("parity tolerance", float(tolerance) if model.status == "parity" else None))})
     cited: list[tuple[str, str, str]] = []
     if model.result is not None and model.status in MEASURED:
         out.update(measure.described(model.result))
@@ -89,10 +106,18 @@ def inputs(model: Dimension, get: Callable[[str], Artifact]) -> dict[str, object
     return out
 
 
-def fingerprint(covered: dict[str, object]) -> str:
-    """The stamp for covered: fp1- and 16 hex digits of a SHA-256 over canonical JSON."""
+def fingerprint(covered: dict[str, object], prefix: str = PREFIX) -> str:
+    """The stamp for covered: fp2- (or, to check an older stamp, fp1-: without the bar's keys) and 16 hex digits of
+    a SHA-256 over canonical JSON."""
+    if prefix == "fp1-":
+        covered = {k: v for k, v in covered.items() if not k.startswith(VERDICT)}
     text = json.dumps(covered, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return prefix + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def matches(stamp: str | None, covered: dict[str, object]) -> bool:
+    """Whether stamp is covered's fingerprint, in the stamp's own version (fp1- or fp2-)."""
+    return stamp is not None and stamp[:4] in ("fp1-", "fp2-") and fingerprint(covered, stamp[:4]) == stamp
 
 
 def show(value: object, limit: int = 60) -> str:
@@ -244,8 +269,20 @@ def _covered_at(read: Callable[[str], bytes | None], file: str, stamp: str) -> d
             cache[rel] = artifact_at(read(rel), rel)
         return cache[rel]
 
-    covered = inputs(model, get)
-    return covered if covered is not None and fingerprint(covered) == stamp else None
+    covered = inputs(model, get, _tolerance_at(read))
+    return covered if covered is not None and matches(stamp, covered) else None
+
+
+def _tolerance_at(read: Callable[[str], bytes | None]) -> float:
+    """The parity tolerance of a committed version of the ledger (its scorecard.yaml), or the default."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(read("scorecard.yaml") or b"")
+    except yaml.YAMLError:
+        return DEFAULT_TOLERANCE
+    value = data.get("parity_tolerance") if isinstance(data, dict) else None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else DEFAULT_TOLERANCE
 
 
 

@@ -25,14 +25,14 @@ def judge(status: str, m: Measurement, c: Comparison, bar: Bar | None = None, st
     shown = _shown(m, c, bar)
     tol = "" if c.zero_bar else f" (tolerance ±{c.tolerance:.0%})"
     because = f"the evidence gives {given}: {verdict_reason(given, m, c, bar, stat_ok, stat_why)}"
-    hint = f"set status: {given}" + ("; measure more runs to place it" if given == "inconclusive" else "")
+    hint = f"set status: {given}" + ("; measure more runs to place it" if given == "inconclusive" and stat_ok else "")
     code = _refusal_code(status, c, stat_ok)
     interval = _interval_words(m, bar)
     detail = {"SC505": f"the {interval} {_reaches(m, c, 'worst', bar)}",
               "SC506": f"the {interval} {_reaches(m, c, 'best', bar)}",
               "SC504": f"it leads by {c.margin:.1%}, within the parity tolerance of {c.tolerance:.0%}",
               "SC321": stat_why}.get(code, f"the result is {gap_words(c)}{tol}")
-    if code in ("SC505", "SC506", "SC321") and given in ("inconclusive", "trails") and not c.within:
+    if code == "SC321" or (code in ("SC505", "SC506") and given in ("inconclusive", "trails") and not c.within):
         because = f"the evidence gives {given}"  # the detail has said why
     return Problem(code, ("status",), f"status is {status}, but {detail}; {because}: {shown}", hint)
 
@@ -131,7 +131,7 @@ def _shown(m: Measurement, c: Comparison, bar: Bar | None = None) -> str:
     converted = f" (= {_g(m.value)} {m.unit})" if m.unit.strip() != c.unit.strip() else ""
     text = f"{_g(c.value)} {c.unit}{converted}"
     if m.summary is not None:
-        text = f"the {m.summary.stat} {text} of n = {m.summary.n} runs"
+        text = f"the {m.summary.stat} {text} of " + ("one run" if m.summary.n == 1 else f"n = {m.summary.n} runs")
     if c.low is not None or c.high is not None:
         low = "…" if c.low is None else _g(c.low)
         high = "…" if c.high is None else _g(c.high)

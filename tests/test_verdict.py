@@ -1,0 +1,154 @@
+"""The status is the one the evidence gives (issue 41), as properties over generated evidence.
+
+(a) exactly one of leads, parity, trails, inconclusive validates for any measured value against a bar with a number;
+(b) the status is monotone in the runs: moving one run the better way never lowers it (trails < inconclusive <
+    parity < leads), for quantiles and single values;
+(c) while the point is behind by more than the tolerance, only trails validates; while the interval's worse end
+    is ahead of the bar, only leads or parity;
+(e) a formula and a measured bar obey (a) and (c) as plain runs do.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from scorecard.core.statuses import VERDICTS
+from scorecard.measure import compare, stats, verdict
+from scorecard.measure.measured import Bar
+from scorecard.measure.reading import Measurement
+
+from test_measure_read import derived, measured
+
+RANK = {"trails": 0, "inconclusive": 1, "parity": 2, "leads": 3}
+RUN = st.floats(min_value=1.0, max_value=1e4, allow_nan=False, allow_infinity=False).map(lambda x: round(x, 3))
+RUNS = st.lists(RUN, min_size=1, max_size=40)
+STATS = st.sampled_from(["median", "mean", "p10", "p90", "min", "max"])
+BETTER = st.sampled_from(["lower", "higher"])
+TOLERANCE = st.sampled_from([0.0, 0.01, 0.05, 0.1, 0.2])
+BAR = st.one_of(RUN, st.just(0.0))
+
+
+def of_runs(runs: list[float], stat: str) -> Measurement:
+    return measured({"runs": runs}, {"evidence": "evidence/r.json", "pointer": "/runs", "unit": "ms", "stat": stat})
+
+
+def validating(m: Measurement, c: compare.Comparison, bar=None, stat_ok: bool = True) -> list[str]:
+    return [s for s in VERDICTS if verdict.judge(s, m, c, bar, stat_ok) is None]
+
+
+@settings(max_examples=400)
+@given(runs=RUNS, stat=STATS, bar=BAR, better=BETTER, tol=TOLERANCE)
+def test_exactly_one_status_validates_and_it_is_the_verdict(runs, stat, bar, better, tol):
+    m = of_runs(runs, stat)
+    c = compare.compare(m, SimpleNamespace(value=bar, unit="ms", better=better), tol)
+    assert c is not None
+    stat_ok = stat in ("median", "mean")  # without the bar's statistic, a lead or parity rests on these only
+    ok = validating(m, c, None, stat_ok)
+    assert ok == [c.verdict(stat_ok)]
+    for status in VERDICTS:
+        problem = verdict.judge(status, m, c, None, stat_ok)
+        if problem is not None:  # every refusal names the status the evidence gives
+            assert f"the evidence gives {ok[0]}" in problem.message and problem.hint.startswith(f"set status: {ok[0]}")
+
+
+@settings(max_examples=400)
+@given(runs=RUNS, stat=st.sampled_from(["median", "p10", "p90", "p99"]), bar=RUN, better=BETTER, tol=TOLERANCE,
+       which=st.integers(min_value=0), step=st.floats(min_value=0.001, max_value=5e3))
+def test_moving_one_run_the_better_way_never_lowers_the_status(runs, stat, bar, better, tol, which, step):
+    i = which % len(runs)
+    moved = list(runs)
+    moved[i] = max(0.5, runs[i] - step) if better == "lower" else runs[i] + step
+    sota = SimpleNamespace(value=bar, unit="ms", better=better)
+    before = compare.compare(of_runs(runs, stat), sota, tol).verdict()
+    after = compare.compare(of_runs(moved, stat), sota, tol).verdict()
+    assert RANK[after] >= RANK[before], (runs, moved, before, after)
+
+
+@settings(max_examples=300)
+@given(value=RUN, bar=RUN, better=BETTER, tol=TOLERANCE, step=st.floats(min_value=0.001, max_value=5e3))
+def test_a_single_value_is_monotone_and_exact(value, bar, better, tol, step):
+    sota = SimpleNamespace(value=bar, unit="ms", better=better)
+    better_value = max(0.5, value - step) if better == "lower" else value + step
+    a = compare.compare(Measurement(value, "ms", ()), sota, tol)
+    b = compare.compare(Measurement(better_value, "ms", ()), sota, tol)
+    assert RANK[b.verdict()] >= RANK[a.verdict()]
+    assert a.verdict() != "inconclusive"  # one number is exact: always placed
+    assert a.worse_end == a.better_end == a.margin
+
+
+@settings(max_examples=400)
+@given(runs=RUNS, stat=STATS, bar=BAR, better=BETTER, tol=TOLERANCE)
+def test_behind_beyond_the_tolerance_only_trails_and_ahead_worse_end_only_leads_or_parity(runs, stat, bar, better,
+                                                                                          tol):
+    m = of_runs(runs, stat)
+    c = compare.compare(m, SimpleNamespace(value=bar, unit="ms", better=better), tol)
+    stat_ok = stat in ("median", "mean")
+    ok = validating(m, c, None, stat_ok)
+    if c.margin < 0 and not c.within:
+        assert ok == ["trails"]
+    if c.better_end < 0 and c.worse_end < -c.band:  # the whole interval behind, its worse end beyond the tolerance
+        assert ok == ["trails"]
+    if c.worse_end > 0 and stat_ok:
+        assert ok in (["leads"], ["parity"])
+
+
+@settings(max_examples=200)
+@given(a=st.lists(RUN, min_size=1, max_size=12), b=st.lists(RUN, min_size=1, max_size=12), bar=RUN,
+       better=BETTER, tol=TOLERANCE)
+def test_a_formula_obeys_the_rule_as_runs_do(a, b, bar, better, tol):
+    m = derived("a + b", "ms", {"pointer": "/a", "unit": "ms"}, {"pointer": "/b", "unit": "ms"}, {"a": a, "b": b})
+    c = compare.compare(m, SimpleNamespace(value=bar, unit="ms", better=better), tol)
+    ok = validating(m, c)
+    assert ok == [c.verdict()]
+    if c.margin < 0 and not c.within:
+        assert ok == ["trails"]
+    if c.worse_end > 0:
+        assert ok in (["leads"], ["parity"])
+
+
+@settings(max_examples=200)
+@given(ours=RUNS, theirs=RUNS, better=BETTER, tol=TOLERANCE)
+def test_a_measured_bar_obeys_the_rule_as_a_typed_one_does(ours, theirs, better, tol):
+    level = stats.ALPHA / 2  # two intervals in one verdict: each at 97.5 %
+    s_ours, s_theirs = (stats.summarise(x, alpha=level) for x in (ours, theirs))
+    assume(s_theirs.value > 0)
+
+    def as_measurement(s):
+        return Measurement(s.value, "ms", (), s, s.low, s.high, "ci" if s.has_interval else "", level=s.level,
+                           needs_low=s.needs_low, needs_high=s.needs_high)
+
+    sota = SimpleNamespace(value=None, unit="ms", better=better, stat=None, kind="reproduced")
+    bar = Bar.of(sota, as_measurement(s_theirs))
+    m = as_measurement(s_ours)
+    c = compare.compare(m, bar, tol)
+    ok = validating(m, c, bar)
+    assert ok == [c.verdict()]
+    if c.margin < 0 and not c.within:
+        assert ok == ["trails"]
+    if c.worse_end > 0:
+        assert ok in (["leads"], ["parity"])
+    # a thin rival never makes us level: a median of too few runs has neither end, so our worse end against its
+    # better end is unbounded, and no parity (nor lead) rests on it
+    if bar.measured is not None and bar.measured.low is None and bar.measured.high is None and bar.has_interval:
+        assert ok in (["trails"], ["inconclusive"])
+
+
+def test_a_mean_of_few_runs_has_no_interval_and_six_give_one():
+    assert stats.summarise([1.0, 2.0, 3.0, 4.0, 5.0], "mean").low is None
+    six = stats.summarise([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "mean")
+    assert six.low is not None and six.high is not None and six.low < 3.5 < six.high
+    assert stats.summarise([7.0], "median").has_interval is False  # one run is one number
+
+
+def test_a_mean_is_not_monotone_in_one_run_and_the_rule_says_so():
+    """The mean's t-interval widens when one run moves the better way but away from the rest: the verdict can drop
+    from parity to inconclusive. Pinned, as the issue asks: the property above holds for quantiles, not means."""
+    sota = SimpleNamespace(value=100.0, unit="ms", better="lower")
+    runs = [100.0, 101.0, 99.0, 100.0, 100.5, 99.5]
+    moved = [100.0, 101.0, 99.0, 100.0, 100.5, 40.0]  # one run much better
+    before = compare.compare(of_runs(runs, "mean"), sota, 0.05).verdict()
+    after = compare.compare(of_runs(moved, "mean"), sota, 0.05).verdict()
+    assert (before, after) == ("parity", "inconclusive")
