@@ -87,7 +87,7 @@ def test_category_page_carries_the_reference_page(example_site):
 def test_measured_values_come_from_the_artifacts(example_site):
     page = (example_site / "latency-and-reuse/index.html").read_text()
     text = text_of(page)
-    assert "Measured: 4.1x sample data ; 36.7% ahead of the bar" in text
+    assert "Measured: 4.1x (one number: its run-to-run noise is not known) sample data ; 36.7% ahead of the bar" in text
     assert "1,840 tok/s" in text and "23.3% behind the bar" in text
     assert "Simulated value: 0.00031 Wh/token simulated, not measured" in text
     assert "Read from evidence/sample/latency.json at /results/decode/tok~1s ; artifact commit 0000000" in text
@@ -336,7 +336,7 @@ def test_an_interval_the_artifact_reports_is_shown_with_its_level(tmp_path):
     root = copy_ledger(LEDGERS / "good" / "measurements", tmp_path / "ledger")
     assert not pipeline.build(root, root / "site").refused
     page = text_of((root / "site/tool-output/index.html").read_text())
-    assert "1.41 s (99% interval 1.37–1.47 s reported by the artifact)" in page
+    assert "1.41 s (interval 1.37–1.47 s, stated by the ledger as a 99% interval)" in page
 
 
 def test_a_value_not_compared_with_its_bar_says_why(tmp_path):

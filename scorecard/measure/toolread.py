@@ -16,10 +16,10 @@ from ..core.findings import kind_of
 from ..core.paths import PathProblem
 from .evidence import Artifact, JsonValue, is_number, pointer_to
 from .measured import Source
-from .selection import Loc, Problem, Refused, Where, refuse, value_at
+from .selection import Loc, Problem, Refused, Where, key_words, refuse, value_at
 from . import evidence
 from .evidence import PointerError, parse_pointer
-from .like import same
+from .like import named, same, word_stat
 
 GetArtifact = Callable[[str], Artifact]
 
@@ -218,6 +218,7 @@ def check_bound(art: Artifact, value_at: Where, key: str, bound_at: Where, sel_l
     never another of its numbers (a spread, a total, another entry's statistic): SC313."""
     fmt = tools.recognise(art.data)
     if fmt is None:
+        _check_named_end(art, value_at, key, bound_at, sel_loc)
         return
     ends = tools.interval_at(art.data, value_at, fmt)
     if ends is None:
@@ -228,6 +229,30 @@ def check_bound(art: Artifact, value_at: Where, key: str, bound_at: Where, sel_l
     if bound_at != want:
         raise refuse("SC313", sel_loc, f"{key}: in {art.rel} is not the end of the interval {fmt.NAME} writes for "
                      f"this value", f"write {key}: {{pointer: {pointer_to(want)}}}")
+
+
+INTERVAL_WORDS = frozenset({"ci", "low", "high", "lower", "upper", "lo", "hi", "bound", "bounds", "interval"})
+
+
+def _check_named_end(art: Artifact, value_at: Where, key: str, bound_at: Where, sel_loc: Loc) -> None:
+    """In a file no tool wrote, an interval end is an interval end (issue 41): the last key (or its parent, for an
+    array index) names one (ci, low/high, lower/upper, lo/hi, bound), and no key on the path names another statistic
+    than the value's (q1 and q3 as a '99 % interval' made a spread read as certainty): SC313."""
+    keys = [k for k in bound_at if isinstance(k, str)]
+    last = bound_at[-1] if bound_at and isinstance(bound_at[-1], str) else (keys[-1] if keys else "")
+    if not any(w in INTERVAL_WORDS or (w.startswith("ci") and w[2:].isdigit()) for w in key_words(last)):
+        raise refuse("SC313", sel_loc, f"{key}: '{pointer_to(bound_at)}' in {art.rel} is not named as an interval "
+                     "end (its key says none of ci, low/high, lower/upper, lo/hi, bound)",
+                     "select the interval the artifact states for this value (a key such as ci_low or lower_bound), "
+                     "or remove low: and high: and select the runs: their interval is computed")
+    own = named(art.data, value_at) if value_at else None
+    for k in keys:
+        for word in key_words(k):
+            stat = word_stat(word)
+            if stat is not None and stat not in (own, "median" if own is None else own) and not same(stat, own or ""):
+                raise refuse("SC313", sel_loc, f"{key}: '{pointer_to(bound_at)}' in {art.rel} names another "
+                             f"statistic ({word}) than the value's ({own or 'none named'}): not its interval",
+                             "select the end of this value's own interval")
 
 
 def with_short_form(data: JsonValue, place: Where, hint: str) -> str:

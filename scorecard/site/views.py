@@ -129,14 +129,23 @@ def _host(url: str) -> str:
     return urlsplit(url).hostname or url
 
 
+SINGLE = "one number: its run-to-run noise is not known"  # a single value is judged exact (issue 41)
+
+
+def _modelled(d: ResolvedDimension) -> bool:
+    return d.measured is not None and d.measured.simulated
+
+
 def measured_detail(d: ResolvedDimension) -> str:
     """What qualifies the value: '95% CI 29.9–30.4 ms, n = 10', 'median of n = 10 runs, range …', or ''."""
     m = _measurement(d)
     s = m.summary
     interval = None if m.low is None or m.high is None else _range(d, m.low, m.high, m.unit, m.value)
-    if m.interval_from == "artifact" and interval:
+    if m.interval_from == "artifact" and interval:  # who states the level: the tool, or the ledger (issue 41)
         level = f"{fmt_percent(m.level)} " if m.level else ""
-        return f"{level}interval {interval} reported by the artifact"
+        tool = m.sources[0].tool if m.sources else None
+        return f"{level}interval {interval} reported by {tool}" if tool else \
+            f"interval {interval}, stated by the ledger as a {level}interval"
     if s is None and not m.expr and m.sources and m.sources[0].alone:  # a tool's own value, its runs not in the file
         src = m.sources[0]
         return (f"the tool's {src.stat}; " if src.stat else "") + src.alone
@@ -145,7 +154,9 @@ def measured_detail(d: ResolvedDimension) -> str:
             return f"{fmt_percent(m.level or 0.95)} CI {interval}, through the inputs' intervals"
         if m.missing_end is not None:
             return f"too few runs in an input for the {fmt_percent(m.level or 0.95)} interval"
-        return ""
+        return "" if m.expr or interval or _modelled(d) else SINGLE
+    if s.n == 1 and not _modelled(d):
+        return SINGLE
     runs = f"{s.stat} of n = {s.n} runs"
     if m.interval_from == "ci" and interval:
         return f"{runs}; {fmt_percent(m.level or s.level)} CI {interval}"
