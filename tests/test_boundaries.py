@@ -571,3 +571,16 @@ def test_the_site_and_the_check_date_evidence_once_and_alike(tmp_path, monkeypat
                     for d in c.dimensions if d.id == "alpha"]
     assert site_alpha.evidence_age_months == months
     assert site_alpha.evidence_stale == (months > 12) == bool(where(found, "SC310"))
+
+
+def test_parity_is_decided_in_decimal_not_on_a_rounded_margin():
+    """Found by a hostile pass: 2.8500000000000245 against 3.0000000000000258 is behind by 5.00000000000000033 %,
+    beyond 5 %, but its float margin rounds to exactly -0.05: parity validated and the honest trails was refused."""
+    m = Measurement(2.8500000000000245, "req/s", ())
+    c = compare.compare(m, bar(3.0000000000000258), TOL)
+    assert c.margin == -0.05 and not c.within  # the float says level; the decimal says beyond
+    assert c.verdict() == "trails" and verdict.judge("trails", m, c) is None
+    assert verdict.judge("parity", m, c).code == "SC503"
+    ends = Measurement(2.99, "req/s", (), low=2.8500000000000245, high=3.1, interval_from="ci")
+    c = compare.compare(ends, bar(3.0000000000000258), TOL)  # the worse end, likewise
+    assert c.worse_end == -0.05 and c.verdict() == "inconclusive"

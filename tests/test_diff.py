@@ -398,3 +398,47 @@ def test_diff_writes_only_what_the_ledger_reads_and_never_a_files_bytes_over_the
     huge = written / "evidence/huge.json"
     assert huge.stat().st_size == len(big) + 9 and huge.stat().st_blocks * 512 < 1024 * 1024  # sparse: not read
     assert (written / "docs/notes.md").exists() == (root / "docs/notes.md").exists()
+
+
+def test_two_folders_of_one_name_or_of_names_differing_in_case_are_crafted(tmp_path):
+    """Found by the hostile pass: the recursive listing named only files, so two `claims` folders whose files did
+    not overlap, or a `Claims` beside `claims`, went unreported."""
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    git(root, "init", "-q")
+    commit(root, "start")
+    tree_of = _tree_commit(root, None)
+    gamma = _blob(root, (root / "claims/core/beta.yaml").read_bytes().replace(b"Beta latency", b"Gamma latency"))
+    cat = _blob(root, b"title: Core 2\n")
+    extra = tree_of([("40000", "core2", tree_of([("100644", "_category.yaml", cat), ("100644", "gamma.yaml", gamma)]))])
+    start = _ls(root, "start")
+    claims = next(o for m, n, o in start if n == "claims")
+    _commit_tree(root, tree_of([*start, ("40000", "claims", extra)]), "dupdir")
+    _commit_tree(root, tree_of([*start, ("40000", "Claims", extra)]), "casedir")
+    assert claims
+    for tag, why in (("dupdir", "claims: two entries of one name"), ("casedir", "names that differ only in case")):
+        proc = run_cli("diff", "start", tag, cwd=root)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.stdout.startswith("crafted tree: ") and why in proc.stdout.splitlines()[0] + proc.stdout, tag
+
+
+@pytest.mark.parametrize("target", [b"x" * 5000, b"./" * 250_000 + b"run.json"])
+def test_a_link_target_over_a_path_is_never_read_nor_walked(tmp_path, monkeypatch, target):
+    """Found by the hostile pass: a 200 MiB 'link' was read whole (857 MB), and './' * 500,000 took 27 s."""
+    from scorecard.cli import diff as diffing
+
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    git(root, "init", "-q")
+    commit(root, "start")
+    tree_of = _tree_commit(root, None)
+    link = _blob(root, target)
+    evidence = tree_of([*_ls(root, "start:evidence"), ("120000", "link.json", link)])
+    top = tree_of([(m, n, o) if n != "evidence" else ("40000", n, evidence) for m, n, o in _ls(root, "start")])
+    _commit_tree(root, top, "longlink")
+    read: list[str] = []
+    original = diffing.git.BlobReader.read
+    monkeypatch.setattr(diffing.git.BlobReader, "read", lambda self, sha: (read.append(sha), original(self, sha))[1])
+    written, _ = diffing._checkout(root, "", "longlink", tmp_path / "w")
+    assert link not in read  # the target is over PATH_MAX: never read, and the link is left out
+    assert not (written / "evidence/link.json").exists() and (written / "evidence/run.json").is_file()

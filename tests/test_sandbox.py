@@ -218,3 +218,34 @@ def test_a_records_text_does_not_say_where_the_ledger_is(boxed):
     text = site.env.from_string("{{ ledger ~ '' }}{{ '%s' % (ledger,) }}{{ ledger.categories|string }}").render(
         ledger=site.ledger)
     assert "core" in text and str(tmp) not in text and "LedgerPlace" not in text
+
+
+# --- found by the hostile pass: text of a record, and errors that were internal errors --------------------------
+
+PRINTS = ["{{ ledger|string }}", "{{ ledger|pprint }}", "{{ '%s'|format(ledger) }}", "{{ '%r' % (ledger,) }}",
+          "{{ '{0}'.format(ledger) }}", "{{ ledger ~ '' }}", "{{ [ledger]|join(',') }}",
+          "{{ ledger.categories[0].dimensions[0].record|string }}"]
+
+
+@pytest.mark.parametrize("template", PRINTS)
+def test_a_records_text_holds_only_what_a_template_may_read(boxed, template):
+    site, tmp = boxed
+    text = site.env.from_string(template).render(ledger=site.ledger)
+    assert text and "Document(" not in text and "b'" not in text and 'b"' not in text and str(tmp) not in text
+
+
+ERRORS = ["{{ 1/0 }}", "{{ 'a' + 1 }}", "{{ '%d' % 'x' }}", "{{ [1, 'a']|sort }}", "{{ [1, 2]|sum(start='a') }}",
+          "{{ 'x'|wordwrap(0) }}", "{{ ledger|tojson }}", "{{ '{}'.format_map({'a': 1}) }}",
+          "{{ history_chart(none) }}", "{{ fmt_value('x') }}", "{{ bullet_chart(1, 2) }}", "{{ prose(1) }}",
+          "{{ review_counts(1) }}", "{{ file_href(1, 2) }}"]
+
+
+@pytest.mark.parametrize("template", ERRORS)
+def test_any_error_of_a_ledgers_template_is_a_finding_at_its_line(tmp_path, base_ledger, template):
+    (base_ledger / "templates").mkdir()
+    (base_ledger / "templates/index.html").write_text(
+        "{% extends 'base.html' %}{% block main %}\n\n" + template + "{% endblock %}\n")
+    proc = run_cli("build", "--root", str(base_ledger), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "templates/index.html:3:1: error SC701" in proc.stderr, proc.stderr
+    assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr

@@ -66,7 +66,7 @@ def _checkout(top: Path, prefix: str, rev: str, dest: Path) -> tuple[Path, list[
         commit = _git(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], top).decode().strip()
     except DiffError:
         raise DiffError(f"unknown revision '{rev}'") from None
-    listing = _git(["ls-tree", "-r", "-l", "-z", "--full-tree", commit, "--", prefix or "."], top)
+    listing = _git(["ls-tree", "-r", "-t", "-l", "-z", "--full-tree", commit, "--", prefix or "."], top)
     tree = Tree.parse(listing, prefix)
     with git.BlobReader(top) as blobs:
         tree.blobs = blobs

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +33,7 @@ def _leave_out(entries: dict[str, tuple[str, str, int]], crafted: dict[str, str]
 
 _LINK = "120000"
 _MAX_LINKS = 40  # as the system's own limit on symlinks followed in one lookup
+_MAX_TARGET = 4096  # the longest link target read (PATH_MAX): a 200 MB "link" is never read
 
 
 @dataclass
@@ -47,30 +49,34 @@ class Tree:
     def parse(cls, listing: bytes, prefix: str) -> Tree:
         entries: dict[str, tuple[str, str, int]] = {}
         crafted: dict[str, str] = {}
-        folded: dict[str, str] = {}
-        for entry in listing.split(b"\0"):
+        folded: dict[str, str] = {}  # every name (file or folder), case folded -> as written
+        seen: set[str] = set()
+        for entry in listing.split(b"\0"):  # `ls-tree -r -t`: folders are listed too, so theirs are checked alike
             head, _, raw = entry.partition(b"\t")
             parts = head.split()
-            if len(parts) != 4 or parts[1] != b"blob":
+            if len(parts) != 4 or parts[1] not in (b"blob", b"tree"):
                 continue
             path = raw.decode("utf-8", "surrogateescape")
             if prefix and not path.startswith(prefix):
                 continue
             rel = path[len(prefix):]
-            pieces = rel.split("/")
-            if any(p in ("", ".", "..") or p.casefold().rstrip(". ") == ".git" for p in pieces):
+            if not rel:
+                continue
+            if any(p in ("", ".", "..") or p.casefold().rstrip(". ") == ".git" for p in rel.split("/")):
                 crafted[rel] = "a path git itself refuses ('..', '.git' or an empty name)"
                 continue
-            if rel in entries or rel in crafted:
+            if rel in seen:  # two files, two folders, or a file and a folder of one name
                 crafted[rel] = "two entries of one name"
                 continue
+            seen.add(rel)
             key = rel.casefold()
             if key in folded and folded[key] != rel:
                 crafted[rel] = crafted[folded[key]] = f"names that differ only in case ({folded[key]})"
                 continue
             folded[key] = rel
-            size = int(parts[3]) if parts[3].isdigit() else 0
-            entries[rel] = (parts[0].decode(), parts[2].decode(), size)
+            if parts[1] == b"blob":
+                size = int(parts[3]) if parts[3].isdigit() else 0
+                entries[rel] = (parts[0].decode(), parts[2].decode(), size)
         return cls(_leave_out(entries, crafted), sorted(crafted.items()))
 
     def resolve(self, rel: str) -> str | None:
@@ -78,10 +84,10 @@ class Tree:
         (a link's `..` from where the link's target is, not from where the link is); None when it leaves the
         ledger, loops, or names no file."""
         stack: list[str] = []
-        todo = rel.split("/")
+        todo = deque(rel.split("/"))
         links = 0
         while todo:
-            piece = todo.pop(0)
+            piece = todo.popleft()
             if piece in ("", "."):
                 continue
             if piece == "..":
@@ -95,13 +101,13 @@ class Tree:
             if entry is None or entry[0] != _LINK:
                 continue
             links += 1
-            if links > _MAX_LINKS or self.blobs is None:
+            if links > _MAX_LINKS or self.blobs is None or entry[2] > _MAX_TARGET:
                 return None
             target = self.blobs.read(entry[1])
-            if target is None or target.startswith(b"/") or b"\0" in target:
+            if target is None or len(target) > _MAX_TARGET or target.startswith(b"/") or b"\0" in target:
                 return None
             stack.pop()
-            todo = target.decode("utf-8", "surrogateescape").split("/") + todo
+            todo.extendleft(reversed(target.decode("utf-8", "surrogateescape").split("/")))
         found = "/".join(stack)
         entry = self.entries.get(found)
         return found if entry is not None and entry[0] != _LINK else None

@@ -33,7 +33,7 @@ class DimensionRecord:
 
     id: str
     category: str
-    doc: Document
+    doc: Document = field(repr=False)  # the YAML source: not a template's to print
     model: Dimension
     review: Review | None = None
     measurement: Measurement | None = None  # the result as read by the check stage (once per run), where it has one
@@ -59,7 +59,7 @@ class CategoryRecord:
     """A category that passed the schema, with its dimensions in display order."""
 
     slug: str
-    doc: Document | None
+    doc: Document | None = field(repr=False)
     model: Category
     dimensions: list[DimensionRecord]
 

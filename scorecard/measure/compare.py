@@ -49,6 +49,10 @@ class Comparison:
     within: bool = False  # |ratio - 1| <= tolerance, decided in decimal (against a zero bar: exactly at it)
     bar_low: float | None = None  # the bar's interval, where it was read from sota.result with one
     bar_high: float | None = None
+    # W >= -t and B <= t, decided in decimal from the numbers as written (a float margin of -0.0500000000000000033
+    # rounds to -0.05, which would be level at 5 %); None where the comparison was made without them
+    worse_within: bool | None = None
+    better_within: bool | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -90,7 +94,7 @@ class Comparison:
         w, b, p = self.worse_end, self.better_end, self.margin
         if stat_ok and w > 0 and p > 0 and not self.within:
             return "leads"
-        if stat_ok and math.isfinite(w) and w >= -self.band:
+        if stat_ok and math.isfinite(w) and (self.worse_within if self.worse_within is not None else w >= -self.band):
             return "parity"
         if (p < 0 and not self.within) or b < 0:
             return "trails"
@@ -105,7 +109,7 @@ class Comparison:
     @property
     def level_both_ways(self) -> bool:
         """Parity in the strict sense: B within the tolerance too (else only "not behind by more than" it)."""
-        return self.better_end <= self.band
+        return self.better_within if self.better_within is not None else self.better_end <= self.band
 
     def not_finite(self) -> str | None:
         """What in the comparison is not a finite number, in words; None when every figure is finite."""
@@ -165,8 +169,12 @@ def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
     within = within_tolerance(m.value, mine, sota.value, theirs, tolerance)
     bar = sota.measured if isinstance(sota, Bar) and sota.has_interval else None
     ours = m.has_interval
+    band = 0.0 if sota.value == 0 else tolerance
+    point_in = _beyond(m.value, mine, sota.value, theirs, sota.better, band, worse=True)
+    point_out = _beyond(m.value, mine, sota.value, theirs, sota.better, band, worse=False)
     if not ours and bar is None:
-        return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, within=within)
+        return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, within=within,
+                          worse_within=point_in, better_within=point_out)
     # An end the runs cannot give is unbounded: the interval then reaches past the bar on that side.
     o_low, o_high = (m.low, m.high) if ours else (m.value, m.value)
     b_low, b_high = (bar.low, bar.high) if bar is not None else (sota.value, sota.value)
@@ -178,8 +186,31 @@ def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
         best = _end_margin(o_high, mine, b_low, theirs, sota.better, best=True)
     low = None if m.low is None else mine.to(m.low, theirs)
     high = None if m.high is None else mine.to(m.high, theirs)
+    lower = sota.better == "lower"
+    worse_end, bar_better = (o_high, b_low) if lower else (o_low, b_high)
+    better_end, bar_worse = (o_low, b_high) if lower else (o_high, b_low)
+    worse_in = point_in and worse_end is not None and bar_better is not None and \
+        _beyond(worse_end, mine, bar_better, theirs, sota.better, band, worse=True, against=sota.value)
+    better_in = point_out and better_end is not None and bar_worse is not None and \
+        _beyond(better_end, mine, bar_worse, theirs, sota.better, band, worse=False, against=sota.value)
     return Comparison(value, sota.value, sota.unit, sota.better, tolerance, c_margin, low, high, worst, best,
-                      within, None if bar is None else bar.low, None if bar is None else bar.high)
+                      within, None if bar is None else bar.low, None if bar is None else bar.high, worse_in,
+                      better_in)
+
+
+def _beyond(value: float, unit: units.Unit, bar: float, bar_unit: units.Unit, better: str, band: float,
+            worse: bool, against: float | None = None) -> bool:
+    """Decided in decimal: with worse, whether value is not behind bar by more than band (its oriented margin, with
+    the denominator |against| or |bar|, is >= -band); else whether it is not ahead of it by more than band."""
+    if not (math.isfinite(value) and math.isfinite(bar)):
+        return False
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        mine, theirs = _dec(value) * _dec(unit.factor), _dec(bar) * _dec(bar_unit.factor)
+        base = abs(_dec(against) * _dec(bar_unit.factor)) if against is not None else abs(theirs)
+        diff = (mine - theirs) / base if base else decimal.Decimal((mine > theirs) - (mine < theirs))
+        oriented = diff if better == "higher" else -diff
+        return oriented >= -_dec(band) if worse else oriented <= _dec(band)
 
 
 def _end_margin(end: float | None, unit: units.Unit, bar_end: float | None, bar_unit: units.Unit, better: str,

@@ -140,7 +140,7 @@ class ResolvedLedger:
     counts: dict[str, int]
     as_of: date
     # Files the site must carry so that every trace and evidence link works, by ledger path.
-    files: dict[str, bytes] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict, repr=False)  # the bytes, published as files
     # For each JSON file, the pointers cited into it and by which dimension ids.
     citations: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     history: History | None = None  # when built with --history

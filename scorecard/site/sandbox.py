@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import date, datetime
-from typing import Any
+import sys
+from typing import Any, NoReturn
 
 from jinja2.runtime import BlockReference, Context, LoopContext, Macro, TemplateReference, Undefined
 from jinja2.environment import TemplateModule
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from jinja2.exceptions import SecurityError
+from jinja2.exceptions import SecurityError, TemplateError, TemplateRuntimeError
 from jinja2.utils import Cycler, Joiner, Namespace
 from markupsafe import Markup
 from pydantic import BaseModel
@@ -40,6 +41,7 @@ from ..measure.compare import Comparison
 from ..measure.measured import Bar, Measurement, Source
 from ..measure.stats import Summary
 from .resolve import Measured, ResolvedCategory, ResolvedDimension, ResolvedLedger, TraceView
+from .themes import template_location
 
 # Plain data: immutable scalars, and containers whose contents are checked as they are read.
 DATA = frozenset({str, Markup, int, float, bool, type(None), list, tuple, dict, date, datetime,
@@ -111,7 +113,23 @@ def printable(value: Any, depth: int = 0) -> bool:
 
 
 class LedgerSandbox(ImmutableSandboxedEnvironment):
-    """Jinja's immutable sandbox, narrowed to the data of the documented context."""
+    """Jinja's immutable sandbox, narrowed to the data of the documented context.
+
+    Any error a ledger's template raises is a template error (SC701 at its file and line), never an internal
+    error: `{{ 1/0 }}`, `{{ "a" + 1 }}`, a context function called with the wrong arguments.
+    """
+
+    def handle_exception(self, source: str | None = None) -> NoReturn:
+        exc = sys.exc_info()[1]
+        if isinstance(exc, TemplateError) or not isinstance(exc, Exception):
+            super().handle_exception(source)
+        try:
+            super().handle_exception(source)  # the same error, its traceback rewritten to the template's lines
+        except Exception as rewritten:  # noqa: BLE001 - any error of a ledger's template is a finding
+            name, line = template_location(rewritten)
+        error = TemplateRuntimeError(f"{type(exc).__name__}: {exc}")
+        error.filename, error.lineno = name, line  # type: ignore[attr-defined]
+        raise error from None
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if not super().is_safe_attribute(obj, attr, value):
