@@ -40,7 +40,7 @@ def test_fingerprint_covers_what_the_claim_rests_on_and_nothing_else(base_ledger
                        # fp2-: the comparison itself (issue 41)
                        "verdict.bar value": 10.0, "verdict.bar unit": "req/s", "verdict.better": "higher",
                        "verdict.bar stat": None, "verdict.bar kind": "claimed", "verdict.our level": None,
-                       "verdict.bar level": None, "verdict.parity tolerance": None}
+                       "verdict.bar level": None, "verdict.parity tolerance": None, "verdict.share": None}
     fp = stamps.fingerprint(covered)
     assert re.match(r"^fp2-[0-9a-f]{16}$", fp)
     # Runs of white space inside the claim read as one space.

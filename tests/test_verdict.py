@@ -152,3 +152,41 @@ def test_a_mean_is_not_monotone_in_one_run_and_the_rule_says_so():
     before = compare.compare(of_runs(runs, "mean"), sota, 0.05).verdict()
     after = compare.compare(of_runs(moved, "mean"), sota, 0.05).verdict()
     assert (before, after) == ("parity", "inconclusive")
+
+
+# --- (d) shares: writing a share as its complement with `better` flipped never changes the verdict ------------
+
+SHARE = st.integers(min_value=0, max_value=100_000).map(lambda n: n / 1000)
+
+
+@settings(max_examples=500)
+@given(value=SHARE, bar=st.one_of(SHARE, st.just(50.0), st.just(0.0), st.just(100.0)), better=BETTER, tol=TOLERANCE,
+       spread=st.one_of(st.none(), st.tuples(SHARE, SHARE)))
+def test_a_share_and_its_complement_get_one_verdict(value, bar, better, tol, spread):
+    from scorecard.measure.shares import less
+
+    low = high = None
+    if spread is not None:  # ends written as a person would (three decimals): their complements are exact too
+        low, high = min(spread[0], value), max(spread[1], value)
+    ours = Measurement(value, "%", (), low=low, high=high, interval_from="ci" if low is not None else "")
+    flipped = "higher" if better == "lower" else "lower"
+    other = Measurement(less(value), "%", (), low=None if high is None else less(high),
+                        high=None if low is None else less(low), interval_from=ours.interval_from)
+    a = compare.compare(ours, SimpleNamespace(value=bar, unit="%", better=better), tol)
+    b = compare.compare(other, SimpleNamespace(value=less(bar), unit="%", better=flipped), tol)
+    assert a.verdict() == b.verdict(), (a, b)
+
+
+def test_accuracy_is_judged_as_its_error_rate():
+    """Issue 41: 94.1 % accuracy against 99 % was parity (4.9 % behind as a ratio); as 5.9 % of error against 1 %
+    it trails. share: false judges it as a ratio (a gain in percent)."""
+    m = Measurement(94.1, "%", ())
+    bar = SimpleNamespace(value=99.0, unit="%", better="higher")
+    c = compare.compare(m, bar, 0.05)
+    assert (c.verdict(), c.judged, c.judged_bar) == ("trails", "complement", 1.0)
+    assert c.value == 94.1 and c.bar == 99.0  # shown as written
+    assert compare.compare(m, bar, 0.05, share=False).verdict() == "parity"
+    assert compare.compare(Measurement(0.5, "%", ()), SimpleNamespace(value=1.0, unit="%", better="lower"),
+                           0.05).verdict() == "leads"  # an error rate half the bar's: judged as it is
+    assert compare.compare(Measurement(1.5, "x", ()), SimpleNamespace(value=1.0, unit="x", better="higher"),
+                           0.05).judged == ""  # x is a ratio, never a share

@@ -252,7 +252,7 @@ def _verdict(side: Side, d: DimensionRecord, tolerance: float) -> str | None:
     m = side.values.get(d.id)
     if m is None or d.bar_of.value is None:
         return None
-    c = comparing.compare(m, d.bar_of, tolerance)
+    c = comparing.compare(m, d.bar_of, tolerance, d.model.share)
     return None if c is None or c.not_finite() else c.standing
 
 

@@ -312,6 +312,9 @@ class Dimension(Record):
     result: Result | None = Field(None, description="Required for measured statuses, forbidden otherwise.")
     display_unit: Text | None = Field(None, description="The unit both the bar and our value are shown in (default: "
                                       "the bar's unit); it must convert to both.")
+    share: bool | None = Field(None, description="false: a result in % that is not a share (a gain or a change in "
+                               "percent), judged as a ratio; by default a result in % whose bar and value lie in 0-100 "
+                               "is a share, judged on the side the bar has nearer 0 (accuracy as its error rate).")
     note: str | None = Field(None, description="Markdown note.")
     trace: list[Trace] = Field(default_factory=list, description="Files, files#/pointer, or URLs backing the claim.")
     order: int | None = Field(None, description="Position in the category; dimensions sort by (order, id).")

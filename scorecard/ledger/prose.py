@@ -24,7 +24,7 @@ def check(rec: DimensionRecord, value: Measurement | None, bar: Bar, tolerance: 
     texts = [(f, t) for f in FIELDS if isinstance(t := getattr(dim, f), str)]
     if not any("$" in t or (value is not None and typed.may_show_a_number(t)) for _, t in texts):
         return  # nothing to fill and no number to check: the hook's common case, kept cheap
-    c = compare.compare(value, bar, tolerance) if value is not None and bar.value is not None else None
+    c = compare.compare(value, bar, tolerance, rec.model.share) if value is not None and bar.value is not None else None
     values = shown_values(value, bar, c)
     for field, text in texts:
         pos = doc.pos((field,))

@@ -123,7 +123,7 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tole
         return
     if sota.value is None or dim.status not in HONEST or units.parse(sota.unit or "").problem is not None:
         return
-    c = compare.compare(m, sota, tolerance)
+    c = compare.compare(m, sota, tolerance, dim.share)
     if c is None:
         why = compare.not_compared(m, sota)
         findings.append(finding("SC507", doc.file, doc.pos(("result", "unit")),

@@ -79,7 +79,7 @@ def inputs(model: Dimension, get: Callable[[str], Artifact],
         ("better", sota.better), ("bar stat", sota.stat), ("bar kind", sota.source_kind),
         ("our level", model.result.level if model.result is not None else None),
         ("bar level", sota.result.level if sota.result is not None else None),
-        ("parity tolerance", float(tolerance) if model.status == "parity" else None))})
+        ("parity tolerance", float(tolerance) if model.status == "parity" else None), ("share", model.share))})
     cited: list[tuple[str, str, str]] = []
     if model.result is not None and model.status in MEASURED:
         out.update(measure.described(model.result))

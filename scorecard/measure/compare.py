@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from . import units
 from .numfmt import fmt_number, fmt_percent, fmt_value, glue
 from .measured import Bar
+from .shares import as_share
 from .reading import Measurement
 from ..core.dates import full_date
 from ..core.paths import PathProblem
@@ -53,6 +54,8 @@ class Comparison:
     # rounds to -0.05, which would be level at 5 %); None where the comparison was made without them
     worse_within: bool | None = None
     better_within: bool | None = None
+    judged: str = ""  # "complement" where a share was judged as its complement (accuracy as its error rate)
+    judged_bar: float | None = None  # the bar on the side judged, for a share (the tolerance is a share of it)
 
     @property
     def ratio(self) -> float | None:
@@ -158,11 +161,16 @@ def not_compared(m: Measurement, sota) -> str | None:
     return f"the result's unit {m.unit} cannot be converted to the bar's unit {sota.unit}"
 
 
-def compare(m: Measurement, sota, tolerance: float) -> Comparison | None:
+def compare(m: Measurement, sota, tolerance: float, share: bool | None = None) -> Comparison | None:
     """m against the bar, after converting units; None when they cannot be compared (see not_compared). Where the
-    bar was read with an interval (a Bar from sota.result), a lead must clear it too: ours against its far end."""
+    bar was read with an interval (a Bar from sota.result), a lead must clear it too: ours against its far end.
+    A share (share not False) is judged on the side its bar has nearer 0 (shares.py)."""
     if not_compared(m, sota) is not None:
         return None
+    if share is not False:
+        judged = as_share(m, sota, tolerance, compare)
+        if judged is not None:
+            return judged
     mine, theirs = units.parse(m.unit), units.parse(sota.unit)
     value = mine.to(m.value, theirs)
     c_margin = exact_margin(m.value, mine, sota.value, theirs, sota.better)

@@ -144,4 +144,8 @@ def _shown(m: Measurement, c: Comparison, bar: Bar | None = None) -> str:
         low = "…" if b.low is None else _g(b.low)
         high = "…" if b.high is None else _g(b.high)
         theirs += f", interval {low}–{high} {b.unit} at {percent(b.level or stats.LEVEL)}"
-    return f"{text} against the bar {theirs} ({c.better} is better)"
+    side = ""
+    if c.judged == "complement" and c.judged_bar is not None:  # a share judged on the side its bar has nearer 0
+        side = (f"; a share, judged on its complement: {_g(100 - c.value)} % against {_g(c.judged_bar)} % "
+                f"({'lower' if c.better == 'higher' else 'higher'} is better)")
+    return f"{text} against the bar {theirs} ({c.better} is better){side}"

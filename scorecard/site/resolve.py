@@ -203,7 +203,7 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
         _cite_result(dim.result, m, rec.id, store, citations, files)
         measured = Measured(m, simulated=dim.status == "simulated",
                             sample=any(bool(src.meta.get("sample")) for src in m.sources))
-        comparison = compare(m, bar, ledger.settings.parity_tolerance)
+        comparison = compare(m, bar, ledger.settings.parity_tolerance, dim.share)
         why_not = not_compared(m, bar) or ""
         # the same files the check dates (SC310), read again only where the check did not
         oldest = rec.evidence_dated or oldest_evidence(measure.evidence_files(dim.result), store)
