@@ -342,7 +342,7 @@ def test_serving_short_form_names_the_metric_of_the_key(where, form):
 
 def test_serving_statistic_by_pointer_is_judged_with_its_requests_only_where_all_succeeded():
     clean = copy.deepcopy(SV)  # without its one failed request (the 4th)
-    clean["failed"] = 0
+    clean["failed"], clean["num_prompts"] = 0, clean["completed"]
     for key in ("errors", "ttfts", "itls", "latencies", "input_lens", "output_lens", "generated_texts", "start_times"):
         if isinstance(clean.get(key), list) and len(clean[key]) == 6:
             del clean[key][3]
@@ -470,7 +470,7 @@ def test_a_string_in_pyperf_metadata_is_a_finding_not_a_traceback():
 
 def _serving_all_succeeded() -> dict:
     data = copy.deepcopy(SV)  # without its one failed request (the 4th)
-    data["failed"] = 0
+    data["failed"], data["num_prompts"] = 0, data["completed"]
     for key in ("errors", "ttfts", "itls", "latencies", "input_lens", "output_lens", "generated_texts", "start_times"):
         if isinstance(data.get(key), list) and len(data[key]) == 6:
             del data[key][3]

@@ -192,6 +192,7 @@ def test_serving_reads_per_request_times_only_when_every_request_succeeded():
         if key in ok:
             del ok[key][bad]
     ok["failed"], ok["completed"] = 0, len(ok["ttfts"])
+    ok["num_prompts"] = ok["completed"]  # a run that sent as many as completed
     m = value(ok, format="serving", metric="ttft", unit="ms")
     assert m.n == 5 and m.value == pytest.approx(float(numpy.median(ok["ttfts"])) * 1000, rel=1e-12)
     itl = value(ok, format="serving", metric="itl", stat="p99")
@@ -237,6 +238,8 @@ def test_every_tool_file_is_recognised_as_its_tool_and_no_other_evidence_is():
 
 # Evidence outside tests/tools that carries a tool's whole signature (the example ledger and the corpus).
 RECOGNISED_ELSEWHERE = {
+    "tests/ledgers/bad/serving-failed-requests-unseen/evidence/serving.json": "serving",
+    "tests/ledgers/bad/bar-with-failed-requests/evidence/rival-serving.json": "serving",
     "evidence/sample/tools/asv/results/sample-vm/00000000-sample-py3.11.json": "asv",
     "evidence/sample/tools/hyperfine-cli-start.json": "hyperfine",
     "evidence/sample/tools/hyperfine-rival-start.json": "hyperfine",
@@ -313,7 +316,7 @@ def _shapes(runs: list[float]) -> dict[str, tuple[dict, dict, list[float]]]:
     gb["benchmarks"] = [b for b in gb["benchmarks"] if b["run_name"] != "plain_join" or b["run_type"] == "aggregate"] \
         + [dict(template, real_time=r, repetition_index=i) for i, r in enumerate(runs)]
     sv = load("vllm-serve.json")
-    sv.update(ttfts=runs, errors=[""] * len(runs), failed=0, completed=len(runs))
+    sv.update(ttfts=runs, errors=[""] * len(runs), failed=0, completed=len(runs), num_prompts=len(runs))
     av = load(ASV)
     row = av["results"]["benchmarks.TimeSuite.time_sum_range"]
     row[av["result_columns"].index("samples")] = [runs]
@@ -552,6 +555,7 @@ def test_a_pointer_to_a_tools_statistic_is_judged_with_its_runs_in_each_format()
     for key in ("ttfts", "itls", "latencies", "errors"):
         del sv[key][bad]
     sv["failed"], sv["completed"] = 0, len(sv["ttfts"])
+    sv["num_prompts"] = sv["completed"]  # a run that sent as many as completed
     m = value(sv, pointer="/p99_itl_ms", unit="ms")
     assert (m.n, m.summary.stat) == (sum(len(g) for g in sv["itls"]), "p99")
     assert m.value == pytest.approx(float(numpy.quantile([x for g in sv["itls"] for x in g], 0.99)) * 1000)
@@ -650,7 +654,7 @@ def test_min_and_max_statistics_by_pointer_are_judged_with_their_runs():
     bad = sv["errors"].index(next(e for e in sv["errors"] if e))
     for key in ("ttfts", "itls", "latencies", "errors"):
         del sv[key][bad]
-    sv.update(failed=0, completed=len(sv["ttfts"]), p100_ttft_ms=0.001, p0_ttft_ms=0.001)
+    sv.update(failed=0, completed=len(sv["ttfts"]), num_prompts=len(sv["ttfts"]), p100_ttft_ms=0.001, p0_ttft_ms=0.001)
     top = value(sv, pointer="/p100_ttft_ms", unit="ms")
     assert (top.summary.stat, top.value) == ("max", pytest.approx(max(sv["ttfts"]) * 1000))
     assert value(sv, pointer="/p0_ttft_ms", unit="ms").summary.stat == "min"

@@ -177,6 +177,8 @@ RULES: dict[str, Rule] = _rules(
      "finite number (it overflows or underflows)."),
     ("SC512", "display-unit-not-comparable", "error", "display_unit does not convert to the bar's unit or the "
      "result's: the bar and the value could not both be shown in it."),
+    ("SC325", "bar-with-failed-requests", "error", "A bar read from sota.result is a serving run where some "
+     "requests failed: measure the rival without failures."),
     ("SC514", "inconclusive-but-placed", "error", "status is inconclusive but the evidence places the value: it "
      "gives leads, parity or trails."),
     ("SC515", "tolerance-too-wide", "error", "parity_tolerance is over 0.2: a 'level' that wide says nothing."),

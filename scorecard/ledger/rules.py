@@ -138,6 +138,12 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tole
                                 "record the measurement in a unit that keeps it, and its interval, within the range of "
                                 "a double (about 1e-300 to 1e300) in both the result's and the bar's unit"))
         return
+    if sota.measured is not None and sota.measured.censored:
+        findings.append(finding("SC325", doc.file, doc.pos(("sota", "result")),
+                                "the bar is read from a run where some requests failed: its statistic covers only "
+                                "the successful ones, which flatters the rival and says nothing of its failures",
+                                "measure the rival without failures, and cite that run"))
+        return
     # Like for like: a spread, or another statistic than the bar's, is never compared (any status); without the
     # bar's statistic, a lead or parity rests only on a median, a mean or a single value (else trails or inconclusive).
     problem = _like_for_like(rec, m, sota, store, "trails")

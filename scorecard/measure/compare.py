@@ -6,6 +6,7 @@ One place for what both the rules (which refuse a claim the numbers contradict) 
 
 from __future__ import annotations
 
+import dataclasses
 import decimal
 import math
 from dataclasses import dataclass
@@ -171,6 +172,14 @@ def compare(m: Measurement, sota, tolerance: float, share: bool | None = None) -
         judged = as_share(m, sota, tolerance, compare)
         if judged is not None:
             return judged
+    c = _compare(m, sota, tolerance)
+    if m.censored:  # failed requests enter at the worse end: our worse end is unbounded (issue 41)
+        return dataclasses.replace(c, worst=-math.inf, best=c.margin if c.best is None else c.best,
+                                   worse_within=False)
+    return c
+
+
+def _compare(m: Measurement, sota, tolerance: float) -> Comparison:
     mine, theirs = units.parse(m.unit), units.parse(sota.unit)
     value = mine.to(m.value, theirs)
     c_margin = exact_margin(m.value, mine, sota.value, theirs, sota.better)

@@ -68,6 +68,12 @@ class Measurement:
                     self.missing_end is not None)
 
     @property
+    def censored(self) -> bool:
+        """Whether a source is a tool's statistic over the successful requests of a run where some failed (SC324):
+        failed requests are the slow ones, so the value is only our better end; its worse end is unbounded."""
+        return any(src.warning is not None and src.warning.code == "SC324" for src in self.sources)
+
+    @property
     def missing_end(self) -> tuple[str, int] | None:
         """Where an end of a computed interval does not exist: ('low' or 'high', runs it needs); the low end first."""
         if self.interval_from != "ci":

@@ -25,10 +25,14 @@ def judge(status: str, m: Measurement, c: Comparison, bar: Bar | None = None, st
     shown = _shown(m, c, bar)
     tol = "" if c.zero_bar else f" (tolerance ±{c.tolerance:.0%})"
     because = f"the evidence gives {given}: {verdict_reason(given, m, c, bar, stat_ok, stat_why)}"
-    hint = f"set status: {given}" + ("; measure more runs to place it" if given == "inconclusive" and stat_ok else "")
+    more = "; rerun the benchmark until every request succeeds to place it" if m.censored else \
+        "; measure more runs to place it"
+    hint = f"set status: {given}" + (more if given == "inconclusive" and stat_ok else "")
     code = _refusal_code(status, c, stat_ok)
     interval = _interval_words(m, bar)
-    detail = {"SC505": f"the {interval} {_reaches(m, c, 'worst', bar)}",
+    worst = "covers only the successful requests of a run where some failed, so its worse end is unbounded" \
+        if m.censored else _reaches(m, c, 'worst', bar)
+    detail = {"SC505": f"the {interval} {worst}" if not m.censored else f"the value {worst}",
               "SC506": f"the {interval} {_reaches(m, c, 'best', bar)}",
               "SC504": f"it leads by {c.margin:.1%}, within the parity tolerance of {c.tolerance:.0%}",
               "SC321": stat_why}.get(code, f"the result is {gap_words(c)}{tol}")
@@ -70,6 +74,9 @@ def verdict_reason(given: str, m: Measurement, c: Comparison, bar: Bar | None = 
         if c.margin < 0 and not c.within:
             return f"{what} is {gap_words(c)}, beyond {tol}"
         return f"the whole {interval} is behind the bar"
+    if m.censored:
+        return (f"{what} is {gap_words(c)}, but it covers only the successful requests of a run where some failed: "
+                "it is only our better end (failed requests are the slow ones)")
     if not stat_ok:  # inconclusive because only trails could be said of this statistic, and it does not trail
         return f"{stat_why or 'the value is not a statistic a lead or parity rests on'}, and it is not behind"
     if math.isinf(c.worse_end):

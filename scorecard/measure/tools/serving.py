@@ -43,15 +43,17 @@ def names(data: Any) -> list[tuple[str, tuple]]:
 
 
 def failed(data: Any) -> int:
-    """How many requests the file records as failed: a non-empty error, vLLM's failed count, or per-request times
-    beyond the requests completed."""
+    """How many requests the file records as failed: a non-empty error, vLLM's failed count, per-request times
+    beyond the requests completed, or the prompts sent beyond them (num_prompts - completed: a file without a
+    per-request error list still says how many did not finish)."""
     assert isinstance(data, dict)
     errors = data.get("errors")
     by_error = sum(1 for e in errors if e) if isinstance(errors, list) else 0
     count = data.get("failed")
-    completed, ttfts = data.get("completed"), data.get("ttfts")
+    completed, ttfts, prompts = data.get("completed"), data.get("ttfts"), data.get("num_prompts")
     beyond = len(ttfts) - int(completed) if isinstance(ttfts, list) and is_number(completed) else 0
-    return max(by_error, int(count) if is_number(count) else 0, beyond)
+    unfinished = int(prompts) - int(completed) if is_number(prompts) and is_number(completed) else 0
+    return max(by_error, int(count) if is_number(count) else 0, beyond, unfinished)
 
 
 def none_succeeded(data: Any) -> bool:
