@@ -25,7 +25,7 @@ from ..history import wording
 from ..core.statuses import value_word
 from ..ledger.load import SETTINGS_FILE
 from ..measure.numfmt import fmt_value
-from .report import md_code
+from .report import MD_LIMIT, md_code
 from ..measure import compare as comparing
 from ..measure.compare import in_unit
 
@@ -357,9 +357,16 @@ def as_markdown(old: str, new: str, changes: list[Change]) -> str:
             + "\n"
     out = [*top, f"### scorecard: {len(changes)} dimension{'s' if len(changes) != 1 else ''} changed", "",
            f"Between {md_code(old)} and {md_code(new)}.", ""]
-    for c in changes:
-        out.append(f"- **{c.kind}** {md_code(c.id)} ({md_code(c.file)})")
-        out += [f"  - {md_code(line)}" for line in c.lines]
+    size = sum(len(line) + 1 for line in out)
+    for i, c in enumerate(changes):
+        block = [f"- **{c.kind}** {md_code(c.id)} ({md_code(c.file)})", *(f"  - {md_code(line)}" for line in c.lines)]
+        grown = sum(len(line) + 1 for line in block)
+        if size + grown > MD_LIMIT - 200:  # a job summary over 1 MiB is dropped whole: cut, and say how many more
+            out.append(f"- … and {len(changes) - i} more changed dimension{'s' if len(changes) - i != 1 else ''}: "
+                       "run `scorecard diff` for all of them")
+            break
+        out += block
+        size += grown
     return "\n".join(out) + "\n"
 
 

@@ -26,16 +26,37 @@ def terminal_safe(text: str, one_line: bool = False) -> str:
 
 def json_safe(text: str) -> str:
     # json.dumps escapes C0 controls; C1 and the bidi overrides pass through with ensure_ascii=False.
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return runner_safe(_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text), json=True)
+
+
+# A GitHub runner reads a workflow command from any line a step prints: `::name …` at the start of a line
+# (after any whitespace), and the legacy `##[name …]` anywhere in it. Ledger text must form neither: the second
+# character is shown escaped (`#\x23[`, `:\x3a`; in JSON `#\u0023[`, which decodes to the same text).
+_LEGACY_COMMAND = re.compile(r"##\[")
+_LINE_COMMAND = re.compile(r"(?m)^([^\S\n]*)::")
+
+
+def runner_safe(text: str, json: bool = False) -> str:
+    """text that no GitHub runner reads as a workflow command."""
+    legacy = "#\\u0023[" if json else "#\\x23["
+    text = _LEGACY_COMMAND.sub(lambda _: legacy, text)
+    return text if json else _LINE_COMMAND.sub(lambda m: m.group(1) + ":\\x3a", text)
+
 
 FORMATS = ("text", "json", "github", "sarif", "markdown")
 MARKDOWN_LIMIT = 20  # findings listed in a job summary; the rest are counted
 
 
+MD_SPAN_LIMIT = 2000  # characters of ledger text in one code span; the rest is cut with "…"
+MD_LIMIT = 1_000_000  # a job summary over 1 MiB is dropped whole by GitHub: every Markdown output stays under it
+
+
 def md_code(text: str) -> str:
     """text as a Markdown code span that nothing inside can end: no link, image, raw HTML, heading or emphasis
     opens from it, and GitHub links no @mention, #issue or bare www. address in it. Control characters and
-    newlines show as escapes (\\n), so a name cannot start a block of its own."""
+    newlines show as escapes (\\n), so a name cannot start a block of its own. At most MD_SPAN_LIMIT characters."""
+    if len(text) > MD_SPAN_LIMIT:
+        text = text[:MD_SPAN_LIMIT] + "…"
     flat = _UNSAFE_LINE.sub(_escape, text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t"))
     longest = max((len(run) for run in re.findall("`+", flat)), default=0)
     fence = "`" * (longest + 1)
@@ -68,7 +89,7 @@ def text(findings: list[Finding], dimensions: int, style=None) -> str:
         if f.hint:
             lines.append(f"    hint: {terminal_safe(f.hint, True)}")
     lines.append(summary(findings, dimensions))
-    return "\n".join(lines) + "\n"
+    return runner_safe("\n".join(lines) + "\n")
 
 
 def as_json(findings: list[Finding], dimensions: int) -> str:
@@ -97,8 +118,8 @@ def github(findings: list[Finding], dimensions: int, prefix: str = "") -> str:
     lines = []
     for f in findings:
         level = "error" if f.severity == "error" else "warning"
-        message = terminal_safe(f.message) + (f"\n{terminal_safe(f.hint)}" if f.hint else "")
-        props = (f"file={_gh_prop(terminal_safe(prefix + f.file, True))},line={f.line},col={f.col},"
+        message = runner_safe(terminal_safe(f.message) + (f"\n{terminal_safe(f.hint)}" if f.hint else ""))
+        props = (f"file={_gh_prop(runner_safe(terminal_safe(prefix + f.file, True)))},line={f.line},col={f.col},"
                  f"title={_gh_prop(f.code + ' ' + RULES[f.code].name)}")
         lines.append(f"::{level} {props}::{_gh_data(message)}")
     return "\n".join(lines) + ("\n" if lines else "") + text(findings, dimensions)
@@ -136,7 +157,7 @@ def markdown(findings: list[Finding], dimensions: int) -> str:
                      + (f" (hint: {md_code(f.hint)})" if f.hint else ""))
     if len(findings) > MARKDOWN_LIMIT:
         lines.append(f"- … and {len(findings) - MARKDOWN_LIMIT} more: see the annotations and the log")
-    return "\n".join(lines) + "\n"
+    return runner_safe("\n".join(lines) + "\n")
 
 
 def render(fmt: str, findings: list[Finding], dimensions: int, style=None, prefix: str = "", version: str = "") -> str:
