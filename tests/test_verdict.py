@@ -190,3 +190,24 @@ def test_accuracy_is_judged_as_its_error_rate():
                            0.05).verdict() == "leads"  # an error rate half the bar's: judged as it is
     assert compare.compare(Measurement(1.5, "x", ()), SimpleNamespace(value=1.0, unit="x", better="higher"),
                            0.05).judged == ""  # x is a ratio, never a share
+
+
+def test_a_modelled_number_gets_no_verdict_word_and_is_counted_apart(base_ledger):
+    """Issue 41: a simulated record's number was worded "level with the bar (3.3% behind, within tolerance)", counted
+    as level in the overview's title and drawn there like a measurement."""
+    from scorecard.cli import pipeline
+    from scorecard.site.charts import overview_chart
+    from scorecard.site.resolve import resolve_ledger
+    from scorecard.site.views import standing_text
+
+    alpha = base_ledger / "claims/core/alpha.yaml"
+    alpha.write_text(alpha.read_text().replace("status: leads", "status: simulated").replace(
+        "claim: 12 req/s", "claim: modelled at 12 req/s"))
+    (base_ledger / "evidence/run.json").write_text('{"meta": {"date": "2026-02-01"}, "runs": [{"rps": 9.67}]}\n')
+    result, store = pipeline.validate(base_ledger)
+    assert [f.code for f in result.findings if f.severity == "error"] == []
+    resolved = resolve_ledger(result.ledger, store)
+    d = resolved.categories[0].dimensions[0]
+    assert standing_text(d) == "modelled: 3.3% behind the bar"
+    label = overview_chart(resolved)["label"]
+    assert "0 ahead, 0 behind, 0 level, 1 modelled" in label

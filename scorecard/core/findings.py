@@ -179,6 +179,8 @@ RULES: dict[str, Rule] = _rules(
      "result's: the bar and the value could not both be shown in it."),
     ("SC325", "bar-with-failed-requests", "error", "A bar read from sota.result is a serving run where some "
      "requests failed: measure the rival without failures."),
+    ("SC326", "simulated-is-measured", "error", "status simulated for a value read from a benchmark tool's output "
+     "or a set of runs: a measurement is not a model."),
     ("SC514", "inconclusive-but-placed", "error", "status is inconclusive but the evidence places the value: it "
      "gives leads, parity or trails."),
     ("SC515", "tolerance-too-wide", "error", "parity_tolerance is over 0.2: a 'level' that wide says nothing."),

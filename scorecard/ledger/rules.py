@@ -17,7 +17,7 @@ from ..core.paths import PathProblem, is_url
 from . import bars, prose
 from .records import DimensionRecord, Review
 from . import placeholders as ph, stamps
-from ..measure import like
+from ..measure import like, tools
 from .placeholders import ARTIFACT_NOTE
 
 
@@ -50,6 +50,12 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
     ours = measured and dim.result is not None
     value, bar = bars.read_both(rec, store, findings, ours) if bars.check_form(rec, findings) else (None, None)
     sound = bars.check_pair(rec, value, bar, store, findings) if value is not None and bar is not None else True
+    if dim.status == "simulated" and value is not None and _measured_not_modelled(value, store):
+        findings.append(finding("SC326", doc.file, doc.pos(("status",)),
+                                "status is simulated, but the result is read from a benchmark tool's output or a set "
+                                "of runs: a measurement, not a model",
+                                "set the status the evidence gives (leads, parity, trails or inconclusive), or cite "
+                                "the model's output"))
     judged = compare.Bar.of(dim.sota, bar, bars.stat_of(rec, bar, store) if bar is not None else None)
     if value is not None and (bar is not None or dim.sota.result is None) and sound:
         _check_honesty(rec, value, judged, settings.parity_tolerance, store, findings)
@@ -72,6 +78,13 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
     if not any(f.severity == "error" for f in findings[before:]) and (value is not None or not measured):
         return value, bar, _check_review(rec, settings, store, findings), dated
     return value, bar, None, dated
+
+
+def _measured_not_modelled(m: Measurement, store: ArtifactStore) -> bool:
+    """Whether a value comes from what measures (a tool's file, by format: or pointer, or runs), not from a model."""
+    return m.summary is not None or any(src.tool is not None or src.summary is not None or
+                                        tools.recognise(store.get(src.evidence).data) is not None
+                                        for src in m.sources)
 
 
 def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore,

@@ -171,10 +171,13 @@ def overview_chart(led: ResolvedLedger, width: int = OVERVIEW_WIDTHS[0]) -> dict
                       if k != 1 else "the bar"})
         k /= 2
     height = 24 + len(rows) * row_h
-    ahead = sum(1 for _, _, c in points if c.standing == "ahead")
-    behind = sum(1 for _, _, c in points if c.standing == "behind")
-    label = (f"{len(points)} dimensions compared with their bars: {ahead} ahead, {behind} behind, "
-             f"{len(points) - ahead - behind} level; ahead is to the right, the bar is the middle line")
+    # counted by status, the one the evidence gives: a modelled number is counted apart, never as level (issue 41)
+    by = {s: sum(1 for _, d, _ in points if d.status == s) for s in ("leads", "trails", "parity", "inconclusive",
+                                                                     "simulated")}
+    label = (f"{len(points)} dimensions compared with their bars: {by['leads']} ahead, {by['trails']} behind, "
+             f"{by['parity']} level" + (f", {by['inconclusive']} not yet placed" if by["inconclusive"] else "")
+             + (f", {by['simulated']} modelled (hollow; not measured)" if by["simulated"] else "")
+             + "; ahead is to the right, the bar is the middle line")
     return {"width": width, "height": height + 20, "left": left, "plot_right": width - right, "rows": rows,
             "ticks": ticks, "bar_x": x(1), "axis_y": height, "label": label}
 

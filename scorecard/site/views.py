@@ -249,6 +249,8 @@ def standing_text(d: ResolvedDimension) -> str:
     c = d.comparison
     if c is None:
         return ""
+    if d.status == "simulated":  # a modelled number gets no verdict word: its gap in plain figures (issue 41)
+        return f"modelled: {gap_words(c)}"
     status = d.status if d.status in ("leads", "parity", "trails", "inconclusive") else c.verdict()
     if status in ("leads", "trails"):
         return gap_words(c)
