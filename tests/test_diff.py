@@ -442,3 +442,16 @@ def test_a_link_target_over_a_path_is_never_read_nor_walked(tmp_path, monkeypatc
     written, _ = diffing._checkout(root, "", "longlink", tmp_path / "w")
     assert link not in read  # the target is over PATH_MAX: never read, and the link is left out
     assert not (written / "evidence/link.json").exists() and (written / "evidence/run.json").is_file()
+
+
+def test_a_record_whose_category_file_was_deleted_is_invalid_not_removed(tmp_path):
+    """Issue 40 item 10: diff said "removed" for the records of a category whose _category.yaml was deleted."""
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    git(root, "init", "-q")
+    commit(root, "start")
+    (root / "claims/core/_category.yaml").unlink()
+    commit(root, "nocat")
+    changes = diff(root, "start", "nocat")
+    assert changes["alpha"]["kind"] == changes["beta"]["kind"] == "invalid"
+    assert changes["alpha"]["lines"] == ["now invalid: SC005 category 'core' has no _category.yaml"]

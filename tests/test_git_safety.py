@@ -92,3 +92,39 @@ def test_a_commit_git_cannot_date_is_named_in_a_note_never_an_error(tmp_path):
     assert all(p.returncode == 0 for p in runs), [(p.args, p.stdout, p.stderr) for p in runs if p.returncode]
     events = json.loads((tmp_path / "site/history.json").read_text())
     assert events
+
+
+def test_a_past_artifact_over_the_cap_is_a_gap_never_read(tmp_path, monkeypatch):
+    """Issue 40 item 4: history and build --history read a 150 MB past artifact (1.4 GB); validate's stamp
+    explanations re-read artifacts at past commits without the cap."""
+    from scorecard.core import git as gitmod
+
+    root = shutil.copytree(LEDGERS / "base", tmp_path / "ledger")
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "start", 1)
+    run = root / "evidence/run.json"
+    data = json.loads(run.read_text())
+    data["pad"] = "x" * (16 * 1024 * 1024 + 10)
+    run.write_text(json.dumps(data))
+    commit(root, "huge", 2)
+    set_rps(root, 13)
+    data = json.loads(run.read_text())
+    data.pop("pad")
+    run.write_text(json.dumps(data))
+    commit(root, "small again", 3)
+    proc = run_cli("history", cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert "over the size cap" in proc.stdout + proc.stderr
+    read: list[int] = []
+    real = gitmod.BlobReader.read
+
+    def spy(self, sha, limit=gitmod.MAX_BLOB_BYTES):
+        got = real(self, sha, limit)
+        read.append(0 if got is None else len(got))
+        return got
+    monkeypatch.setattr(gitmod.BlobReader, "read", spy)
+    from scorecard.history.walk import walk
+    from scorecard.core.place import LedgerPlace
+
+    history = walk(LedgerPlace.at(root))
+    assert max(read) < 16 * 1024 * 1024 and any("over the size cap" in n for n in history.notes)

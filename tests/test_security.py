@@ -24,7 +24,7 @@ from scorecard.site.views import carried_as
 from scorecard.site.resolve import resolve_ledger
 from scorecard.cli.review import set_stamp
 
-from conftest import REPO
+from conftest import REPO, run_cli
 
 
 # --- templates ------------------------------------------------------------------------------
@@ -368,3 +368,46 @@ def test_a_committed_site_symlink_never_sends_the_default_build_outside_the_root
         assert (sorted(p.name for p in target.iterdir()) if target.exists() else None) == before
     explicit = tmp_path / "chosen"
     assert run_cli("build", "--out", str(explicit), cwd=root).returncode == 0  # an explicit --out is the user's
+
+
+@pytest.mark.parametrize("rel,target", [("claims/core/zeta.yaml", "../../.git/config"),
+                                        ("claims/vcs", "../.git"), ("scorecard.yaml", ".git/scorecard.yaml")])
+def test_nothing_a_link_leads_to_in_a_version_control_folder_is_read(base_ledger, rel, target):
+    """Issue 40 item 8: a record symlinked into .git/ was read and its lines printed in SC202 messages."""
+    git_dir = base_ledger / ".git"
+    git_dir.mkdir()
+    (git_dir / "config").write_text("[remote \"origin\"]\n\turl = https://token-secret@example.org/x\n")
+    (git_dir / "scorecard.yaml").write_text((base_ledger / "scorecard.yaml").read_text() + "secretkey: token-secret\n")
+    (git_dir / "_category.yaml").write_text("title: token-secret\n")
+    link = base_ledger / rel
+    if link.exists():
+        link.unlink()
+    link.symlink_to(target)
+    result, _ = pipeline.validate(base_ledger)
+    found = [f for f in result.findings if f.code == "SC407"]
+    assert found and found[0].file == rel, [(f.code, f.file, f.message) for f in result.findings]
+    assert not any("token-secret" in f.message + f.hint for f in result.findings)
+
+
+@pytest.mark.parametrize("rel,bad", [("claims/con/nul.yaml", True), ("evidence/aux.tar.gz", True), ("COM1", True),
+                                     ("docs/LPT9.md", True), ("docs/a:b.md", True), ("docs/trail.", True),
+                                     ("docs/trail ", True), ("docs/q?.md", True), ("claims/com10/x.yaml", False),
+                                     ("docs/console.md", False), ("claims/core/annul.yaml", False),
+                                     ("evidence/run.json", False)])
+def test_names_windows_cannot_check_out(rel, bad):
+    assert (paths.windows_problem(rel) is not None) == bad
+
+
+def test_every_export_shows_control_characters_as_replacement(base_ledger, tmp_path):
+    """Issue 40 item 8: data.csv kept NUL, ESC and BEL (a `cat` retitled the terminal); C1 controls were raw in
+    data.json."""
+    alpha = base_ledger / "claims/core/alpha.yaml"
+    alpha.write_text(alpha.read_text().replace("title: Alpha throughput",
+                                               'title: "Alpha \\e]0;pwned\\a \\x9b2J \\0 throughput"'))
+    proc = run_cli("build", "--root", str(base_ledger), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    for name in ("data.csv", "data.json", "core/data.json", "search.json"):
+        text = (tmp_path / "out" / name).read_text(encoding="utf-8")
+        assert not any(ch in text for ch in "\x1b\x07\x9b\x00"), name
+        assert "\\u001b" not in text and "\\u0007" not in text and "\\u0000" not in text, name
+        assert "Alpha \ufffd]0;pwned\ufffd \ufffd2J \ufffd throughput" in text, name

@@ -126,8 +126,8 @@ def changes_between(old: Side, new: Side) -> list[Change]:
         if a is None:
             assert b is not None
             changes.append(Change(dim_id, b.file, "added", _added(new, b)))
-        elif b is None and a.file in new.errors:  # still there, but no longer a valid record
-            changes.append(Change(dim_id, a.file, "invalid", [f"now invalid: {e}" for e in new.errors[a.file]]))
+        elif b is None and (why := _errors_over(new, a.file)):  # still there, but no longer a valid record
+            changes.append(Change(dim_id, a.file, "invalid", [f"now invalid: {e}" for e in why]))
         elif b is None:
             changes.append(Change(dim_id, a.file, "removed", [f"was {a.model.status}: {a.model.claim}"]))
         else:
@@ -143,6 +143,16 @@ def changes_between(old: Side, new: Side) -> list[Change]:
         if file not in old.errors:
             changes.append(Change(Path(file).stem, file, "invalid", [f"now invalid: {e}" for e in new.errors[file]]))
     return changes
+
+
+def _errors_over(side: Side, file: str) -> list[str]:
+    """The errors that keep a record out of a side: its own, or its category folder's (a _category.yaml deleted),
+    so it reads as invalid, never as removed."""
+    found = list(side.errors.get(file, []))
+    for where, errors in sorted(side.errors.items()):
+        if where != file and file.startswith(where.rstrip("/") + "/"):
+            found += errors
+    return found
 
 
 def _added(new: Side, b: DimensionRecord) -> list[str]:

@@ -153,6 +153,8 @@ RULES: dict[str, Rule] = _rules(
     ("SC407", "vcs-folder", "error",
      "A path goes into .git/ (or another version-control folder): never read or published."),
     ("SC408", "file-over-limit", "error", "An evidence file or trace target is over the size limit (16 MiB)."),
+    ("SC411", "windows-unsafe-name", "warning", "A file the ledger reads or the site writes has a name Windows "
+     "cannot check out: a device name (CON, NUL, COM1, ...), one of <>:\"\\|?*, or a trailing dot or space."),
     ("SC410", "site-is-symlink", "warning", "The ledger's site/ (the default output folder) is a symlink: build and "
      "serve refuse to write through it."),
     ("SC409", "case-collision", "error", "Two cited files differ only in letter case: the site cannot hold both."),

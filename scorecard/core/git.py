@@ -179,37 +179,65 @@ def _strip(path: str, prefix: str) -> str:
     return path[len(prefix):] if prefix and path.startswith(prefix) else path
 
 
+MAX_BLOB_BYTES = 16 * 1024 * 1024  # the artifact cap (core.paths): no past version is read beyond it
+
+
 class BlobReader:
-    """Blobs read on demand through one long-lived `git cat-file --batch` process."""
+    """Blobs read on demand through long-lived `git cat-file` processes: --batch-check asks each blob's size first,
+    and --batch reads only one within the cap, so a 150 MB past artifact is never read (issue 40 item 4)."""
 
     def __init__(self, top: Path):
+        self._procs = [self._start(top, "--batch-check"), self._start(top, "--batch")]
+        self.oversized: list[str] = []  # what was asked for and not read: over the cap (name or id as asked)
+
+    @staticmethod
+    def _start(top: Path, mode: str) -> subprocess.Popen:
         try:
-            self._proc = subprocess.Popen(["git", *SAFE_OPTIONS, "cat-file", "--batch"], cwd=top, env=_env(),
-                                          stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            proc = subprocess.Popen(["git", *SAFE_OPTIONS, "cat-file", mode], cwd=top, env=_env(),
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         except FileNotFoundError:
             raise GitError("git is not installed (it is needed for this command)") from None
-        assert self._proc.stdin is not None and self._proc.stdout is not None  # both are pipes
-        self._in, self._out = self._proc.stdin, self._proc.stdout
+        assert proc.stdin is not None and proc.stdout is not None  # both are pipes
+        return proc
 
-    def read(self, sha: str) -> bytes | None:
-        """The blob's content, or None when the repository does not have it (a shallow clone)."""
-        self._in.write(sha.encode() + b"\n")
-        self._in.flush()
-        header = self._out.readline().split()
+    def size(self, sha: str) -> int | None:
+        """The size of the object sha names, or None when the repository does not have it."""
+        check = self._procs[0]
+        assert check.stdin is not None and check.stdout is not None
+        check.stdin.write(sha.encode() + b"\n")
+        check.stdin.flush()
+        header = check.stdout.readline().split()
+        return int(header[2]) if len(header) >= 3 and header[2].isdigit() else None
+
+    def read(self, sha: str, limit: int = MAX_BLOB_BYTES) -> bytes | None:
+        """The blob's content; None when the repository does not have it (a shallow clone) or it is over limit
+        bytes (then named in oversized)."""
+        size = self.size(sha)
+        if size is None:
+            return None
+        if size > limit:
+            self.oversized.append(sha)
+            return None
+        batch = self._procs[1]
+        assert batch.stdin is not None and batch.stdout is not None
+        batch.stdin.write(sha.encode() + b"\n")
+        batch.stdin.flush()
+        header = batch.stdout.readline().split()
         if len(header) < 3:
             return None
-        size = int(header[2])
-        data = self._out.read(size)
-        self._out.read(1)  # the newline after the content
+        data = batch.stdout.read(int(header[2]))
+        batch.stdout.read(1)  # the newline after the content
         return data
 
     def close(self) -> None:
-        """End the git process."""
-        if self._proc.poll() is None:
-            self._in.close()
-            self._proc.wait(timeout=30)
-        self._out.close()
+        """End the git processes."""
+        for proc in self._procs:
+            if proc.poll() is None:
+                assert proc.stdin is not None
+                proc.stdin.close()
+                proc.wait(timeout=30)
+            if proc.stdout is not None:
+                proc.stdout.close()
 
     def __enter__(self) -> BlobReader:
         return self

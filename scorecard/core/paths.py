@@ -64,6 +64,25 @@ def resolve_inside(root: Path, rel: str, real_root: Path | None = None) -> Path:
     return path
 
 
+_WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)),
+                              *(f"LPT{i}" for i in range(10))})
+_WINDOWS_RESERVED = set('<>:"\\|?*')
+
+
+def windows_problem(rel: str) -> str | None:
+    """Why a ledger path cannot be checked out (or a site file written) on Windows, or None: a device name (CON,
+    PRN, AUX, NUL, COM0-9, LPT0-9, with any extension), one of <>:"\\|?*, or a trailing dot or space."""
+    for part in rel.split("/"):
+        if part.split(".")[0].strip().upper() in _WINDOWS_DEVICES:
+            return f"'{part}' is a Windows device name"
+        bad = sorted(_WINDOWS_RESERVED & set(part))
+        if bad:
+            return f"'{part}' holds {''.join(bad)!r}, which Windows does not allow in a name"
+        if part.endswith((".", " ")) and part not in (".", ".."):
+            return f"'{part}' ends with a dot or a space, which Windows drops"
+    return None
+
+
 def real_path(path: Path, rel: str) -> Path:
     """path with every symlink resolved; PathProblem on a symlink loop."""
     try:
@@ -73,10 +92,13 @@ def real_path(path: Path, rel: str) -> Path:
 
 
 def inside_root(path: Path, real_root: Path, rel: str) -> Path:
-    """The real path of path; PathProblem if it is a symlink that leaves real_root or loops."""
+    """The real path of path; PathProblem if it is a symlink that leaves real_root, loops, or leads into a
+    version-control folder (a record, a category folder or scorecard.yaml linked into .git/ is never read)."""
     real = real_path(path, rel)
     if not real.is_relative_to(real_root):
         raise PathProblem("SC404", f"'{rel}' is a symlink that leaves the ledger root", _LINK_HINT)
+    if any(part in VCS_FOLDERS for part in real.relative_to(real_root).parts):
+        raise PathProblem("SC407", f"'{rel}' is a symlink into a version-control folder", _LINK_HINT)
     return real
 
 

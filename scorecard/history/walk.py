@@ -23,6 +23,7 @@ from ..core.place import LedgerPlace
 from ..ledger.load import SLUG_RE
 from ..ledger.model import Dimension
 from ..core.statuses import MEASURED
+from ..ledger.load import MAX_FILE_BYTES
 from ..ledger.versions import artifact_at, record_at
 
 
@@ -149,8 +150,8 @@ class _Parsed:
 
     def model(self, blob: str, path: str) -> Dimension | None:
         if blob not in self.models:
-            raw = self.reader.read(blob)
-            if raw is None:
+            raw = self.reader.read(blob, MAX_FILE_BYTES)  # a record over the record cap is a gap, as validate says
+            if raw is None and blob not in self.reader.oversized:
                 self.missing += 1
             self.models[blob] = None if raw is None else record_at(raw, path)
         return self.models[blob]
@@ -212,6 +213,9 @@ def walk(place: LedgerPlace) -> History:
         history = _replay(commits, parsed)
         if parsed.missing:
             notes.append(f"{parsed.missing} file versions were not in the repository and were skipped.")
+        if reader.oversized:  # never read, never a value: a gap in the timeline
+            notes.append(f"{len(set(reader.oversized))} file versions were over the size cap (records 1 MiB, "
+                         "artifacts 16 MiB) and were not read: their values are gaps.")
     history.notes = notes + history.notes
     return history
 

@@ -13,7 +13,7 @@ from ..measure.reading import Measurement
 from .model import URL_RE, Settings
 from ..core.statuses import HONEST, MEASURED
 from ..core.dates import first_day, full_date
-from ..core.paths import PathProblem, is_url
+from ..core.paths import PathProblem, is_url, windows_problem
 from . import bars, prose
 from .records import DimensionRecord, Review
 from . import placeholders as ph, stamps
@@ -72,12 +72,34 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
         target = entry if isinstance(entry, str) else entry.target
         path = ("trace", i) if isinstance(entry, str) else ("trace", i, "path" if entry.path is not None else "url")
         _check_trace(rec, target, doc.pos(path), store, findings)
+    _check_windows_names(rec, findings)
     dated = None
     if measured and dim.result is not None and value is not None and settings.stale_evidence_after_months:
         dated = _check_evidence_age(rec, settings, store, today, findings)
     if not any(f.severity == "error" for f in findings[before:]) and (value is not None or not measured):
         return value, bar, _check_review(rec, settings, store, findings), dated
     return value, bar, None, dated
+
+
+def _check_windows_names(rec: DimensionRecord, findings: list[Finding]) -> None:
+    """SC411 for a file the record is, reads or cites whose name Windows cannot check out (the site writes it too)."""
+    dim, doc = rec.model, rec.doc
+    named: list[tuple[tuple, str]] = [((), doc.file)]
+    if dim.result is not None and dim.status in MEASURED:
+        named += list(measure.evidence_files(dim.result))
+    for i, entry in enumerate(dim.trace):
+        target = entry if isinstance(entry, str) else entry.target
+        if not is_url(target):
+            named.append((("trace", i), target.partition("#")[0]))
+    seen: set[str] = set()
+    for loc, rel in named:
+        refused = "\\" in rel or rel[1:2] == ":" or rel.startswith("/")  # SC404 says what is wrong with it
+        why = windows_problem(rel) if rel not in seen and not refused else None
+        seen.add(rel)
+        if why is not None:
+            findings.append(finding("SC411", doc.file, doc.pos(loc) if loc else (1, 1),
+                                    f"'{rel}' cannot be checked out on Windows: {why}",
+                                    "rename it: a ledger must clone, and its site unpack, on every system"))
 
 
 def _measured_not_modelled(m: Measurement, store: ArtifactStore) -> bool:

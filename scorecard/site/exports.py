@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator
 from urllib.parse import quote
 from xml.sax.saxutils import escape
@@ -20,9 +21,34 @@ from .views import prose_text
 SCHEMA_VERSION = 1
 
 
+# C0 and C1 control characters but TAB, LF and CR: every export shows them as U+FFFD, as the pages do, so that
+# `cat data.csv` (or data.json) cannot retitle a terminal or ring its bell (issue 40 item 8).
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_ESCAPED_CONTROL = re.compile(r"\\u00(?:0[0-8bcef]|1[0-9a-f]|7f)|[\x7f-\x9f]")
+
+
+def clean_text(text: str) -> str:
+    """text with the control characters an export must not hold replaced by U+FFFD."""
+    return _CONTROL.sub("\ufffd", text)
+
+
+def _cleaned(doc: object) -> object:
+    if isinstance(doc, str):
+        return clean_text(doc)
+    if isinstance(doc, dict):
+        return {clean_text(k) if isinstance(k, str) else k: _cleaned(v) for k, v in doc.items()}
+    if isinstance(doc, (list, tuple)):
+        return [_cleaned(v) for v in doc]
+    return doc
+
+
 def _compact(doc: object) -> str:
     # indent= would make json use its pure-Python encoder (5x slower), so exports are compact.
-    return json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if _ESCAPED_CONTROL.search(text):  # rare: clean the data itself and write it again (an escaped backslash
+        text = json.dumps(_cleaned(doc), sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                          allow_nan=False)  # that reads like one costs only this second pass)
+    return text
 
 
 def json_bytes(doc: object) -> bytes:
@@ -145,7 +171,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def _csv_text(value: object) -> str:
     """A text cell a spreadsheet will not run: one starting like a formula gets a leading apostrophe."""
-    text = "" if value is None else str(value)
+    text = "" if value is None else clean_text(str(value))
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
