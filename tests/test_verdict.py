@@ -211,3 +211,36 @@ def test_a_modelled_number_gets_no_verdict_word_and_is_counted_apart(base_ledger
     assert standing_text(d) == "modelled: 3.3% behind the bar"
     label = overview_chart(resolved)["label"]
     assert "0 ahead, 0 behind, 0 level, 1 modelled" in label
+
+
+def test_the_pages_card_badge_and_exports_agree_with_the_status_and_state_the_tolerance(tmp_path):
+    """Issue 41: the tolerance in the legend, each parity status's accessible name, the badges' titles and
+    data.json; the words of a parity, an inconclusive and a simulated record on the card and the section."""
+    import csv
+    import json as jsonlib
+    import shutil
+
+    from conftest import LEDGERS, run_cli
+
+    root = shutil.copytree(LEDGERS / "good/verdicts", tmp_path / "ledger")
+    (root / "claims/verdicts/modelled.yaml").write_text(
+        (root / "claims/verdicts/single-within.yaml").read_text().replace("status: parity", "status: simulated")
+        .replace("title: single-within", "title: modelled"))
+    proc = run_cli("build", "--root", str(root), "--out", str(tmp_path / "out"))
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "out"
+    page = (out / "verdicts/index.html").read_text()
+    assert "level with the bar: within ±5%" in page
+    assert '<span class="visually-hidden"> (level with the bar: within ±5%)</span>' in page
+    assert "not yet placed: 0.2% behind the bar by the point estimate" in page
+    assert "modelled: 1.1% behind the bar" in page
+    card = (out / "verdicts/card-two-runs-near.html").read_text()
+    assert "inconclusive" in card and "not yet placed" in card
+    assert "(level with the bar: within ±5%)" in (out / "_badges/six-run-parity.svg").read_text()
+    data = jsonlib.loads((out / "data.json").read_text())
+    dims = {d["id"]: d for c in data["categories"] for d in c["dimensions"]}
+    assert dims["six-run-parity"]["status"] == "parity" and dims["six-run-parity"]["comparison"]["tolerance"] == 0.05
+    assert dims["two-runs-near"]["status"] == "inconclusive" and data["counts"]["inconclusive"] == 1
+    assert data["counts"]["simulated"] == 1
+    rows = {r["id"]: r for r in csv.DictReader((out / "data.csv").read_text().splitlines())}
+    assert rows["two-runs-near"]["status"] == "inconclusive" and rows["modelled"]["status"] == "simulated"

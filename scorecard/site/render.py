@@ -81,6 +81,7 @@ class Site:
                                 status_labels=STATUS_LABELS, file_href=self.file_href, trace_href=self.trace_href,
                                 evidence_href=self.evidence_href, version=__version__,
                                 history_chart=self.history_chart, review_counts=review_counts,
+                                parity_band=fmt_percent(resolved.settings.parity_tolerance),
                                 dims=self.dimension_links())
         # Rendered categories are reused only with the built-in theme, which reads nothing of the
         # ledger on a category's pages but the settings (in the key); a ledger's own templates may
@@ -184,7 +185,8 @@ class Site:
                     pages[card] = self.page("card.html", "../", card, category=cat, d=d)
                 if d.status not in badges:  # a dimension badge depends only on the subject and the status
                     badges[d.status] = self.badge(self.ledger.settings.subject,
-                                                  f"{d.glyph} {STATUS_LABELS[d.status]}", d.status)
+                                                  f"{d.glyph} {STATUS_LABELS[d.status]}", d.status,
+                                                  self.status_words(d.status))
                 pages[f"_badges/{d.id}.svg"] = badges[d.status]
         return Made(pages, parts, sections)
 
@@ -342,11 +344,18 @@ class Site:
             yield f"_files/{rel}.html", self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=True,
                                                   body=markdown_block(raw.decode("utf-8-sig", "replace")))
 
-    def badge(self, label: str, text: str, status: str) -> bytes:
-        """A flat SVG badge; widths estimated from the text length (deterministic)."""
+    def badge(self, label: str, text: str, status: str, words: str = "") -> bytes:
+        """A flat SVG badge; widths estimated from the text length (deterministic). words: what the status means,
+        in its title (parity's tolerance)."""
         lw, tw = 12 + 7 * len(label), 12 + 7 * len(text)
         template = self.env.get_template("badge.svg")
-        return markup_bytes(template.render(label=label, text=text, status=status, lw=lw, tw=tw))
+        return markup_bytes(template.render(label=label, text=text, status=status, lw=lw, tw=tw, words=words))
+
+    def status_words(self, status: str) -> str:
+        """A status in words with what it rests on: parity says its tolerance (issue 41)."""
+        if status == "parity":
+            return f"level with the bar: within ±{fmt_percent(self.ledger.settings.parity_tolerance)}"
+        return "measured, not yet placed against the bar" if status == "inconclusive" else ""
 
 
 @dataclass(slots=True)
