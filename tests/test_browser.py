@@ -299,3 +299,24 @@ def test_nu_html_checker_finds_no_error(sites):
                            str(example), str(hostile), str(history)], capture_output=True, text=True, timeout=300)
     messages = json.loads(proc.stderr or proc.stdout or '{"messages": []}')["messages"]
     assert [f"{m.get('url')}: {m.get('message')}" for m in messages] == []
+
+
+def test_a_parity_an_inconclusive_and_a_modelled_record_read_in_words_at_both_widths(browser, tmp_path):
+    """Issue 41: a reader (and a screen reader) gets each status in words: parity with its tolerance, inconclusive
+    as not yet placed, a modelled number with no verdict word; at a phone's width and a desktop's."""
+    os.environ["SOURCE_DATE_EPOCH"] = EPOCH
+    root = copy_ledger(LEDGERS / "good" / "verdicts", tmp_path / "ledger")
+    (root / "claims/verdicts/modelled.yaml").write_text(
+        (root / "claims/verdicts/single-within.yaml").read_text().replace("status: parity", "status: simulated")
+        .replace("title: single-within", "title: modelled"))
+    site = tmp_path / "site"
+    assert not pipeline.build(root, site).refused
+    for width in (390, 1280):
+        context, page, problems = open_page(browser, (site / "verdicts/index.html").as_uri(), width=width)
+        names = page.evaluate("() => [...document.querySelectorAll('.status-parity')].map(e => e.textContent)")
+        assert names and all("level with the bar: within ±5%" in n for n in names), names
+        body = page.inner_text("main")
+        assert "not yet placed: 0.2% behind the bar by the point estimate" in body
+        assert "modelled: 1.1% behind the bar" in body and "level with the bar: within ±5% (1.1% behind)" in body
+        context.close()
+        assert problems == []
