@@ -183,7 +183,8 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tole
     # bar's statistic, a lead or parity rests only on a median, a mean or a single value (else trails or inconclusive).
     problem = _like_for_like(rec, m, sota, store, "trails")
     if problem is None:
-        centre = _like_for_like(rec, m, sota, store, "leads")
+        # the centre rule can only take leads or parity away: asked only where the evidence would give one of them
+        centre = _like_for_like(rec, m, sota, store, "leads") if c.verdict() in ("leads", "parity") else None
         problem = verdict.judge(dim.status, m, c, sota, centre is None, centre.message if centre else "")
         if problem is not None and problem.code == "SC321" and centre is not None:
             problem = replace(problem, loc=centre.loc, hint=f"{problem.hint}; or {centre.hint}")

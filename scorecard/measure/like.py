@@ -15,6 +15,7 @@ statistic by a token of its key, split on `_`, `-` and `.` (`median_ttft_ms`, `p
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from .evidence import JsonValue
@@ -32,6 +33,7 @@ MEMBERS = ("stat", "aggregate_name")
 _CENTRE = ("median", "mean")
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of a key's word, asked for every value of every record
 def word_stat(word: str) -> str | None:
     """The statistic one word names: median, mean, min, max, pNN (p50 is the median), spread, or None."""
     low = word.lower()

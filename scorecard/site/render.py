@@ -40,7 +40,7 @@ from .themes import LedgerTemplates, keep_location, template_cache
 from .views import (MAX_VIEW_BYTES, MAX_VIEW_LINES, STATUS_LABELS, bar_kind, bar_text, category_badge_text, prose,
                     prose_text, json_or_none, carried_as, cited_values, json_lines, measured_detail, measured_text,
                     pointer_anchor,
-                    review_counts, standing_text)
+                    review_counts, standing_text, status_words)
 from ..history.timeline import as_data
 
 if TYPE_CHECKING:
@@ -186,7 +186,7 @@ class Site:
                 if d.status not in badges:  # a dimension badge depends only on the subject and the status
                     badges[d.status] = self.badge(self.ledger.settings.subject,
                                                   f"{d.glyph} {STATUS_LABELS[d.status]}", d.status,
-                                                  self.status_words(d.status))
+                                                  status_words(d.status, self.ledger.settings.parity_tolerance))
                 pages[f"_badges/{d.id}.svg"] = badges[d.status]
         return Made(pages, parts, sections)
 
@@ -345,17 +345,10 @@ class Site:
                                                   body=markdown_block(raw.decode("utf-8-sig", "replace")))
 
     def badge(self, label: str, text: str, status: str, words: str = "") -> bytes:
-        """A flat SVG badge; widths estimated from the text length (deterministic). words: what the status means,
-        in its title (parity's tolerance)."""
+        """A flat SVG badge, widths estimated from the text (deterministic); words: its title's (parity's band)."""
         lw, tw = 12 + 7 * len(label), 12 + 7 * len(text)
         template = self.env.get_template("badge.svg")
         return markup_bytes(template.render(label=label, text=text, status=status, lw=lw, tw=tw, words=words))
-
-    def status_words(self, status: str) -> str:
-        """A status in words with what it rests on: parity says its tolerance (issue 41)."""
-        if status == "parity":
-            return f"level with the bar: within ±{fmt_percent(self.ledger.settings.parity_tolerance)}"
-        return "measured, not yet placed against the bar" if status == "inconclusive" else ""
 
 
 @dataclass(slots=True)

@@ -269,6 +269,13 @@ def standing_text(d: ResolvedDimension) -> str:
     return f"level with the bar: within ±{band} ({gap_words(c, named=False)})"
 
 
+def status_words(status: str, tolerance: float) -> str:
+    """A status in words with what it rests on, for a badge's title: parity says its tolerance (issue 41)."""
+    if status == "parity":
+        return f"level with the bar: within ±{fmt_percent(tolerance)}"
+    return "measured, not yet placed against the bar" if status == "inconclusive" else ""
+
+
 def _runs_to_place(d: ResolvedDimension) -> str:
     """What it would take to place an inconclusive value: '6 runs give the median's interval at 95%'."""
     m = d.measured.measurement if d.measured is not None else None
