@@ -73,7 +73,10 @@ def make(n: int, root: Path, seed: int = 7, forms: bool = False) -> None:
         value = round(bar * factor, 3)
         evidence = f"evidence/run-{art_no:05d}.json"
         form = (i // len(STATUSES)) % 4 if forms else 0
-        if status in ("leads", "parity", "trails", "simulated") and (form == 0 or status == "simulated" and form == 1):
+        if status == "simulated":  # a model's output, not runs (SC326)
+            art.setdefault("model", {})[key] = p50
+            lines += ["result:", f"  evidence: {evidence}", f"  pointer: /model/{key}", "  unit: req/s"]
+        elif status in ("leads", "parity", "trails") and form == 0:
             lines += ["result:", f"  evidence: {evidence}", f"  pointer: /runs/{key}/p50", "  unit: req/s"]
         elif status in ("leads", "parity", "trails") and form == 1:  # runs are a measurement: never simulated (SC326)
             art["runs"][key]["per_min"] = [round(value * 60 * (1 + (k - 4.5) / 1000), 3) for k in range(10)]

@@ -85,3 +85,14 @@ def test_a_markdown_diff_stays_under_a_job_summarys_limit():
     out = diff.as_markdown("a", "b", changes)
     assert len(out.encode()) < report.MD_LIMIT and "… and " in out.splitlines()[-1]
     assert len(report.md_code("y" * 10_000)) < report.MD_SPAN_LIMIT + 20
+
+
+@settings(max_examples=200)
+@given(text=TEXT)
+def test_a_refusals_sentence_forms_no_command(text):
+    """Found by the review: click printed a UserError's sentence raw (a `site` symlink to 'x\\n::error …', a folder
+    name, a serving file's backend), past every escape."""
+    from scorecard.core.findings import UserError
+
+    shown = UserError(f"refusing {text} here").format_message()
+    assert runner_commands("Error: " + shown) == [] and "\n" not in shown

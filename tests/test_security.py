@@ -393,7 +393,8 @@ def test_nothing_a_link_leads_to_in_a_version_control_folder_is_read(base_ledger
                                      ("docs/LPT9.md", True), ("docs/a:b.md", True), ("docs/trail.", True),
                                      ("docs/trail ", True), ("docs/q?.md", True), ("claims/com10/x.yaml", False),
                                      ("docs/console.md", False), ("claims/core/annul.yaml", False),
-                                     ("evidence/run.json", False)])
+                                     ("evidence/run.json", False), ("evidence/COM¹.json", True),
+                                     ("docs/CONIN$", True)])
 def test_names_windows_cannot_check_out(rel, bad):
     assert (paths.windows_problem(rel) is not None) == bad
 
@@ -411,3 +412,16 @@ def test_every_export_shows_control_characters_as_replacement(base_ledger, tmp_p
         assert not any(ch in text for ch in "\x1b\x07\x9b\x00"), name
         assert "\\u001b" not in text and "\\u0007" not in text and "\\u0000" not in text, name
         assert "Alpha \ufffd]0;pwned\ufffd \ufffd2J \ufffd throughput" in text, name
+
+
+def test_a_version_control_folder_is_known_in_any_case(tmp_path):
+    """Found by the review: `.GIT` is `.git` where names fold (macOS, Windows): it is never read either."""
+    (tmp_path / ".GIT").mkdir()
+    (tmp_path / ".GIT/config").write_text("token\n")
+    with pytest.raises(paths.PathProblem) as exc:
+        paths.resolve_inside(tmp_path, ".GIT/config")
+    assert exc.value.code == "SC407"
+    (tmp_path / "link").symlink_to(".GIT")
+    with pytest.raises(paths.PathProblem) as exc:
+        paths.inside_root(tmp_path / "link", tmp_path.resolve(), "link")
+    assert exc.value.code == "SC407"

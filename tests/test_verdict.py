@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -244,3 +245,40 @@ def test_the_pages_card_badge_and_exports_agree_with_the_status_and_state_the_to
     assert data["counts"]["simulated"] == 1
     rows = {r["id"]: r for r in csv.DictReader((out / "data.csv").read_text().splitlines())}
     assert rows["two-runs-near"]["status"] == "inconclusive" and rows["modelled"]["status"] == "simulated"
+
+
+def test_what_a_share_is_decided_by_every_number_and_the_results_unit():
+    """Found by the review: runs below 0 % were clipped to 0 and judged as a share (a false parity against a bar of
+    0 %); a bar written in x (0.99) skipped share judging for 94.1 %."""
+    from scorecard.measure import shares
+
+    runs = of_runs([-2, -1, 3, 3, 4, 8, 9], "median")
+    runs = Measurement(runs.value, "%", runs.sources, runs.summary, runs.low, runs.high, runs.interval_from,
+                       level=runs.level)
+    assert not shares.is_share(runs, SimpleNamespace(value=0.0, unit="%", better="higher"))
+    c = compare.compare(runs, SimpleNamespace(value=0.0, unit="%", better="higher"), 0.05)
+    assert c.judged == "" and c.verdict() == "inconclusive"  # not a share: never clipped into parity
+    acc = Measurement(94.1, "%", ())
+    in_x = compare.compare(acc, SimpleNamespace(value=0.99, unit="x", better="higher"), 0.05)
+    in_pct = compare.compare(acc, SimpleNamespace(value=99.0, unit="%", better="higher"), 0.05)
+    assert in_x.verdict() == in_pct.verdict() == "trails"  # the bar's unit never changes the verdict
+    assert compare.compare(Measurement(0.941, "x", ()), SimpleNamespace(value=99.0, unit="%", better="higher"),
+                           0.05).judged == ""  # a result in x is a ratio by contract
+
+
+@pytest.mark.parametrize("data,pointer", [({"run": {"median": 9.6, "stddev": 0.1, "n": 30}}, "/run/median"),
+                                          ({"p99_rps": 9.6}, "/p99_rps")])
+def test_a_statistic_of_runs_is_a_measurement_not_a_model(base_ledger, data, pointer):
+    """Found by the review: a statistic of runs by its key, or a run by its key, dodged SC326."""
+    import json as jsonlib
+
+    from scorecard.cli import pipeline
+
+    (base_ledger / "evidence/run.json").write_text(jsonlib.dumps({"meta": {"date": "2026-02-01"}, **data}))
+    alpha = base_ledger / "claims/core/alpha.yaml"
+    alpha.write_text(alpha.read_text().replace("status: leads", "status: simulated")
+                     .replace("pointer: /runs/0/rps", f"pointer: {pointer}"))
+    text = alpha.read_text()
+    alpha.write_text("\n".join(line for line in text.splitlines() if "evidence/run.json#" not in line) + "\n")
+    result, _ = pipeline.validate(base_ledger)
+    assert "SC326" in [f.code for f in result.findings], [(f.code, f.message) for f in result.findings]

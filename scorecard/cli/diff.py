@@ -260,7 +260,7 @@ def _typed_choices(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord)
 def _verdict(side: Side, d: DimensionRecord, tolerance: float) -> str | None:
     """Where the measured value stands against the bar (ahead, level, behind), or None when it cannot be said."""
     m = side.values.get(d.id)
-    if m is None or d.bar_of.value is None:
+    if m is None or d.bar_of.value is None or d.model.status == "simulated":  # a modelled number has no verdict
         return None
     c = comparing.compare(m, d.bar_of, tolerance, d.model.share)
     return None if c is None or c.not_finite() else c.standing

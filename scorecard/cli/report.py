@@ -6,41 +6,14 @@ import json
 import re
 
 from ..core.findings import RULES, Finding
+from ..core.textsafe import UNSAFE, UNSAFE_LINE, escape, runner_safe, terminal_safe  # noqa: F401 - re-exported
 
-# What a ledger's text must not send to a terminal: C0 controls but newline and tab, DEL, C1
-# controls (escape sequences, OSC titles, bells) and the bidirectional overrides that make
-# text read differently from what it is. Shown as visible escapes instead.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_UNSAFE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def _escape(match: re.Match) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
-
-
-def terminal_safe(text: str, one_line: bool = False) -> str:
-    """text with control characters shown as escapes (\\x1b), so a ledger cannot drive the terminal."""
-    return (_UNSAFE_LINE if one_line else _UNSAFE).sub(_escape, text)
+_UNSAFE, _UNSAFE_LINE, _escape = UNSAFE, UNSAFE_LINE, escape  # one definition: core/textsafe.py
 
 
 def json_safe(text: str) -> str:
     # json.dumps escapes C0 controls; C1 and the bidi overrides pass through with ensure_ascii=False.
     return runner_safe(_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text), json=True)
-
-
-# A GitHub runner reads a workflow command from any line a step prints: `::name …` at the start of a line
-# (after any whitespace), and the legacy `##[name …]` anywhere in it. Ledger text must form neither: the second
-# character is shown escaped (`#\x23[`, `:\x3a`; in JSON `#\u0023[`, which decodes to the same text).
-_LEGACY_COMMAND = re.compile(r"##\[")
-_LINE_COMMAND = re.compile(r"(?m)^([^\S\n]*)::")
-
-
-def runner_safe(text: str, json: bool = False) -> str:
-    """text that no GitHub runner reads as a workflow command."""
-    legacy = "#\\u0023[" if json else "#\\x23["
-    text = _LEGACY_COMMAND.sub(lambda _: legacy, text)
-    return text if json else _LINE_COMMAND.sub(lambda m: m.group(1) + ":\\x3a", text)
 
 
 FORMATS = ("text", "json", "github", "sarif", "markdown")

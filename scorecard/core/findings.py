@@ -7,6 +7,8 @@ from typing import Literal
 
 import click
 
+from .textsafe import printable
+
 Severity = Literal["error", "warning"]
 
 
@@ -14,8 +16,13 @@ class UserError(click.UsageError):
     """A request that cannot be carried out, in one sentence the user can act on (not a finding).
 
     Every refusal of a command derives from it, so the CLI needs no handler per error: click
-    prints the usage line and `Error: <the sentence>`, and exits with status 2.
+    prints the usage line and `Error: <the sentence>`, and exits with status 2. The sentence often
+    holds ledger text (a path, a name): it is printed with control characters escaped and no runner
+    command formed, as every other output is.
     """
+
+    def format_message(self) -> str:
+        return printable(self.message, one_line=True)
 
 
 @dataclass(frozen=True, slots=True)

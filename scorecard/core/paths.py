@@ -29,6 +29,7 @@ class PathProblem(Exception):
 
 # Folders of version-control systems: never read as a trace target, never published.
 VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs", ".fossil", "CVS", ".jj", ".pijul"})
+_VCS_FOLDED = frozenset(name.casefold() for name in VCS_FOLDERS)  # .GIT is .git where names fold (macOS, Windows)
 # The largest evidence artifact or trace target read (documented in docs/security.md).
 MAX_ARTIFACT_BYTES = 16 * 1024 * 1024
 _LINK_HINT = "replace the symlink with the file itself"
@@ -50,7 +51,7 @@ def resolve_inside(root: Path, rel: str, real_root: Path | None = None) -> Path:
         raise PathProblem("SC404", f"path '{rel}' is absolute", escape_hint)
     if "\x00" in rel or any(part == ".." for part in rel.split("/")):
         raise PathProblem("SC404", f"path '{rel}' leaves the ledger root", escape_hint)
-    if any(part in VCS_FOLDERS for part in rel.split("/")):
+    if any(part.casefold() in _VCS_FOLDED for part in rel.split("/")):
         raise PathProblem("SC407", f"path '{rel}' is inside a version-control folder",
                           "cite a file of the ledger itself; nothing under .git/ (or .hg/, .svn/) is ever read "
                           "or published")
@@ -59,13 +60,13 @@ def resolve_inside(root: Path, rel: str, real_root: Path | None = None) -> Path:
     inside = real_root or root.resolve()
     if not real.is_relative_to(inside):
         raise PathProblem("SC404", f"path '{rel}' goes through a symlink that leaves the ledger root", _LINK_HINT)
-    if any(part in VCS_FOLDERS for part in real.relative_to(inside).parts):
+    if any(part.casefold() in _VCS_FOLDED for part in real.relative_to(inside).parts):
         raise PathProblem("SC407", f"path '{rel}' is a symlink into a version-control folder", _LINK_HINT)
     return path
 
 
-_WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)),
-                              *(f"LPT{i}" for i in range(10))})
+_WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$",
+                              *(f"{d}{i}" for d in ("COM", "LPT") for i in [*range(10), "¹", "²", "³"])})
 _WINDOWS_RESERVED = set('<>:"\\|?*')
 
 
@@ -97,7 +98,7 @@ def inside_root(path: Path, real_root: Path, rel: str) -> Path:
     real = real_path(path, rel)
     if not real.is_relative_to(real_root):
         raise PathProblem("SC404", f"'{rel}' is a symlink that leaves the ledger root", _LINK_HINT)
-    if any(part in VCS_FOLDERS for part in real.relative_to(real_root).parts):
+    if any(part.casefold() in _VCS_FOLDED for part in real.relative_to(real_root).parts):
         raise PathProblem("SC407", f"'{rel}' is a symlink into a version-control folder", _LINK_HINT)
     return real
 

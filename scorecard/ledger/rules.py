@@ -87,6 +87,8 @@ def _check_windows_names(rec: DimensionRecord, findings: list[Finding]) -> None:
     named: list[tuple[tuple, str]] = [((), doc.file)]
     if dim.result is not None and dim.status in MEASURED:
         named += list(measure.evidence_files(dim.result))
+    if dim.sota.result is not None:  # the bar's evidence is published too
+        named += [(("sota",) + loc, rel) for loc, rel in measure.evidence_files(dim.sota.result)]
     for i, entry in enumerate(dim.trace):
         target = entry if isinstance(entry, str) else entry.target
         if not is_url(target):
@@ -103,10 +105,18 @@ def _check_windows_names(rec: DimensionRecord, findings: list[Finding]) -> None:
 
 
 def _measured_not_modelled(m: Measurement, store: ArtifactStore) -> bool:
-    """Whether a value comes from what measures (a tool's file, by format: or pointer, or runs), not from a model."""
-    return m.summary is not None or any(src.tool is not None or src.summary is not None or
-                                        tools.recognise(store.get(src.evidence).data) is not None
-                                        for src in m.sources)
+    """Whether a value comes from what measures (a tool's file, by format: or pointer; runs; a statistic of runs by
+    its key, such as median or p99), not from a model's output. A single number under a key such as `runs` may be a
+    model's run as well as a measured one: it is not refused."""
+    if m.summary is not None:
+        return True
+    for src in m.sources:
+        data = store.get(src.evidence).data
+        if src.tool is not None or src.summary is not None or tools.recognise(data) is not None:
+            return True
+        if any(like.named(data, place) not in (None, "spread") for place in src.places[:1]):
+            return True
+    return False
 
 
 def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore,

@@ -21,14 +21,32 @@ RANK = {"trails": 0, "inconclusive": 1, "parity": 2, "leads": 3}
 FLIP = {"higher": "lower", "lower": "higher"}
 
 
+PERCENT = "%"
+
+
+def _is_percent(text: str | None) -> bool:
+    unit = units.parse(text or "")
+    return unit.known and not unit.dims and unit.factor == 0.01
+
+
 def is_share(m: Measurement, sota) -> bool:
-    """Whether m against sota is a share: the bar's unit is % (or percent), and both numbers lie in 0-100."""
-    theirs = units.parse(sota.unit or "")
-    if not (theirs.known and not theirs.dims and theirs.factor == 0.01) or sota.value is None:
+    """Whether m against sota is a share: the result is in % (x is a ratio by contract, never a share), the bar
+    converts to %, and every number the verdict reads lies in 0-100: the value, its interval's ends, its runs, and
+    the bar's (a run below 0 % shows the value is a change in percent, not a share)."""
+    if not _is_percent(m.unit) or sota.value is None or not units.parse(sota.unit or "").comparable(
+            units.parse(PERCENT)):
         return False
-    mine = units.parse(m.unit)
-    value = m.value if mine.factor == theirs.factor else mine.to(m.value, theirs)
-    return 0 <= value <= 100 and 0 <= sota.value <= 100
+    ours = _in(m)
+    bar = _bar_in(sota)
+    numbers = [ours.value, ours.low, ours.high, bar.value]
+    if ours.summary is not None:
+        numbers += [ours.summary.lowest, ours.summary.highest]
+    measured = getattr(bar, "measured", None)
+    if measured is not None:
+        numbers += [measured.low, measured.high]
+        if measured.summary is not None:
+            numbers += [measured.summary.lowest, measured.summary.highest]
+    return all(0 <= x <= 100 for x in numbers if x is not None)
 
 
 def as_share(m: Measurement, sota, tolerance: float, compare: Callable[..., Any]) -> Any:
@@ -36,24 +54,15 @@ def as_share(m: Measurement, sota, tolerance: float, compare: Callable[..., Any]
     None for a value that is not a share. compare: compare.compare, handed in (this module sits below it)."""
     if not is_share(m, sota):
         return None
-    unit = units.parse(sota.unit)
-    ours = _in(m, unit, sota.unit)
-    bar = _bar_in(sota, unit)
+    ours, bar = _in(m), _bar_in(sota)
     plain = compare(ours, bar, tolerance, share=False)
-    flipped = compare(_complement(ours, sota.unit), _bar_complement(bar), tolerance, share=False)
+    flipped = compare(_complement(ours), _bar_complement(bar), tolerance, share=False)
     assert plain is not None and flipped is not None, "a share is always comparable with its own bar"
-    shown = plain
-    if sota.value > 50 or (sota.value == 50 and RANK[flipped.verdict()] < RANK[plain.verdict()]):
-        shown = dataclasses.replace(flipped, value=plain.value, bar=plain.bar, better=plain.better, low=plain.low,
-                                    high=plain.high, bar_low=plain.bar_low, bar_high=plain.bar_high,
-                                    judged="complement", judged_bar=flipped.bar)
-    else:
-        shown = dataclasses.replace(plain, judged_bar=plain.bar)
-    return shown
-
-
-def _clip(x: float | None) -> float | None:
-    return None if x is None else min(max(x, 0.0), 100.0)
+    if bar.value > 50 or (bar.value == 50 and RANK[flipped.verdict()] < RANK[plain.verdict()]):
+        return dataclasses.replace(flipped, value=plain.value, bar=plain.bar, unit=plain.unit, better=plain.better,
+                                   low=plain.low, high=plain.high, bar_low=plain.bar_low, bar_high=plain.bar_high,
+                                   judged="complement", judged_bar=flipped.bar)
+    return dataclasses.replace(plain, judged_bar=plain.bar)
 
 
 def _less(x: float | None) -> float | None:
@@ -68,32 +77,41 @@ def less(x: float) -> float:
         return float(decimal.Decimal(100) - decimal.Decimal(repr(x)))
 
 
-def _in(m: Measurement, unit: units.Unit, text: str) -> Measurement:
-    """m in the bar's unit of %, its interval ends clipped to 0-100."""
-    mine = units.parse(m.unit)
-
-    def to(x: float) -> float:  # % to %: the number as written, never rescaled through a float
-        return x if mine.factor == unit.factor else mine.to(x, unit)
-    low = None if m.low is None else to(m.low)
-    high = None if m.high is None else to(m.high)
-    return dataclasses.replace(m, value=to(m.value), unit=text, low=_clip(low), high=_clip(high))
+def _to_percent(x: float | None, unit: str | None) -> float | None:
+    """x in %: the number as written where it is already in % (never rescaled through a float)."""
+    if x is None:
+        return None
+    mine = units.parse(unit or "")
+    return x if _is_percent(unit) else mine.to(x, units.parse(PERCENT))
 
 
-def _complement(m: Measurement, text: str) -> Measurement:
-    return dataclasses.replace(m, value=less(m.value), unit=text, low=_less(m.high), high=_less(m.low),
+def _in(m: Measurement) -> Measurement:
+    """m in %, as written."""
+    value = _to_percent(m.value, m.unit)
+    assert value is not None
+    return dataclasses.replace(m, value=value, unit=PERCENT, low=_to_percent(m.low, m.unit),
+                               high=_to_percent(m.high, m.unit))
+
+
+def _complement(m: Measurement) -> Measurement:
+    return dataclasses.replace(m, value=less(m.value), low=_less(m.high), high=_less(m.low),
                                needs_low=m.needs_high, needs_high=m.needs_low)
 
 
-def _bar_in(sota, unit: units.Unit):
-    if isinstance(sota, Bar) and sota.measured is not None:
-        return dataclasses.replace(sota, measured=_in(sota.measured, unit, sota.unit or "%"))
-    return sota
+def _bar_in(sota):
+    """The bar in %: its typed number, or the measurement it was read from."""
+    value = _to_percent(sota.value, sota.unit)
+    if isinstance(sota, Bar):
+        measured = None if sota.measured is None else _in(sota.measured)
+        return dataclasses.replace(sota, value=value, unit=PERCENT, measured=measured)
+    return SimpleNamespace(value=value, unit=PERCENT, better=sota.better, stat=getattr(sota, "stat", None),
+                           kind=getattr(sota, "kind", None), measured=None)
 
 
 def _bar_complement(sota):
     better = FLIP.get(sota.better, sota.better)
     if isinstance(sota, Bar):
-        measured = None if sota.measured is None else _complement(sota.measured, sota.unit or "%")
+        measured = None if sota.measured is None else _complement(sota.measured)
         return dataclasses.replace(sota, value=_less(sota.value), better=better, measured=measured)
     return SimpleNamespace(value=_less(sota.value), unit=sota.unit, better=better, stat=getattr(sota, "stat", None),
                            kind=getattr(sota, "kind", None), measured=None)

@@ -60,7 +60,7 @@ def verdict_reason(given: str, m: Measurement, c: Comparison, bar: Bar | None = 
                    stat_why: str = "") -> str:
     """Why the evidence gives its status, in words: 'the median is 54.4% behind, beyond the ±5% tolerance'."""
     what = f"the {m.summary.stat}" if m.summary is not None else "the value"
-    tol = "" if c.zero_bar else f"the ±{c.tolerance:.0%} tolerance"
+    tol = "any tolerance (the bar is 0)" if c.zero_bar else f"the ±{c.tolerance:.0%} tolerance"
     interval = _interval_words(m, bar)
     if given == "leads":
         return f"{what} is {gap_words(c)}, beyond {tol}, and the whole {interval} is better than the bar"
