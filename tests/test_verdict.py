@@ -245,6 +245,7 @@ def test_the_pages_card_badge_and_exports_agree_with_the_status_and_state_the_to
     assert data["counts"]["simulated"] == 1
     rows = {r["id"]: r for r in csv.DictReader((out / "data.csv").read_text().splitlines())}
     assert rows["two-runs-near"]["status"] == "inconclusive" and rows["modelled"]["status"] == "simulated"
+    assert rows["six-run-parity"]["tolerance"] == "0.05" and rows["tight-lead"]["tolerance"] == ""
 
 
 def test_what_a_share_is_decided_by_every_number_and_the_results_unit():

@@ -72,12 +72,12 @@ trace:                                # optional: files, file.json#/pointer, or 
   - https://example.org/paper
 {trace}"""  # noqa: E501 (the file users get, its comments in one column)
 
-RESULT = """result:                               # required for leads, parity, trails, simulated
+RESULT = """result:                               # required for leads, parity, trails, inconclusive, simulated
   evidence: evidence/{evidence}        # a JSON file under evidence/
   pointer: {pointer}            # RFC 6901 pointer to the number, or to an array of runs
   # path: "$.benchmarks[?@.name == 'test_x'].stats.median"   # or an RFC 9535 JSONPath query instead of pointer
   unit: {unit}                          # converted to sota.unit before the honesty check (s, ms, kB, KiB, tok/s, x, %)
-  # stat: median                      # for runs: median (default), mean, p99, min or max; a lead needs its 95% CI ahead
+  # stat: median                      # for runs: median (default), mean, p99, min or max; the status is the one they give
   # format: hyperfine                 # or read a tool's own output in its words, instead of pointer: (docs: formats):
   #   hyperfine | pytest-benchmark | pyperf | google-benchmark | asv | serving, with benchmark: and metric:
   # low: {{pointer: /ci/low}}            # an interval the artifact reports itself (with high:)
@@ -187,7 +187,7 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci
     return _write_all(folder, files), note
 
 
-TOOL_RESULT = """result:                               # required for leads, parity, trails, simulated
+TOOL_RESULT = """result:                               # required for leads, parity, trails, inconclusive, simulated
   evidence: evidence/{evidence}        # {tool} output (recognised by the keys it always writes)
   format: {tool}               # read in the tool's own words: its runs, units and failed runs (docs: formats)
   benchmark: {benchmark}        # the tool's name for the entry{others}

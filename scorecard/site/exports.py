@@ -164,7 +164,7 @@ def ledger_data(led: ResolvedLedger) -> dict:
 
 CSV_COLUMNS = ("id", "category", "title", "status", "claim", "value", "unit", "bar", "bar_unit", "better", "bar_kind",
                "ratio",
-               "margin", "source", "source_date", "bar_checked", "evidence", "pointer", "path", "artifact_commit",
+               "margin", "tolerance", "source", "source_date", "bar_checked", "evidence", "pointer", "path", "artifact_commit",
                "artifact_date", "url")
 
 
@@ -191,7 +191,8 @@ def csv_row(cat_slug: str, d: ResolvedDimension) -> list[str]:
     return [_csv_text(d.id), _csv_text(cat_slug), _csv_text(model.title), d.status, _csv_text(prose_text(d, "claim")),
             _csv_number(mm.value if mm else None), _csv_text(mm.unit if mm else None), _csv_number(bar.value),
             _csv_text(bar.unit), sota.better or "", bar.kind, _csv_number(c.ratio if c else None),
-            _csv_number(c.margin if c else None), _csv_text(sota.source), sota.date, sota.checked or "",
+            _csv_number(c.margin if c else None), _csv_number(c.band if c and d.status == "parity" else None),
+            _csv_text(sota.source), sota.date, sota.checked or "",
             _csv_text(first.evidence if first else None),
             _csv_text(_pointer(first) if first else None),
             _csv_text(first.selector if first and first.kind == "path" else None),
