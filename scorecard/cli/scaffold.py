@@ -77,7 +77,7 @@ RESULT = """result:                               # required for leads, parity, 
   pointer: {pointer}            # RFC 6901 pointer to the number, or to an array of runs
   # path: "$.benchmarks[?@.name == 'test_x'].stats.median"   # or an RFC 9535 JSONPath query instead of pointer
   unit: {unit}                          # converted to sota.unit before the honesty check (s, ms, kB, KiB, tok/s, x, %)
-  # stat: median                      # for runs: median (default), mean, p99, min or max; the status is the one they give
+  # stat: median                      # for runs: median (default), mean, p99, min or max: the status they give
   # format: hyperfine                 # or read a tool's own output in its words, instead of pointer: (docs: formats):
   #   hyperfine | pytest-benchmark | pyperf | google-benchmark | asv | serving, with benchmark: and metric:
   # low: {{pointer: /ci/low}}            # an interval the artifact reports itself (with high:)

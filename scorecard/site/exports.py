@@ -163,9 +163,8 @@ def ledger_data(led: ResolvedLedger) -> dict:
 
 
 CSV_COLUMNS = ("id", "category", "title", "status", "claim", "value", "unit", "bar", "bar_unit", "better", "bar_kind",
-               "ratio",
-               "margin", "tolerance", "source", "source_date", "bar_checked", "evidence", "pointer", "path", "artifact_commit",
-               "artifact_date", "url")
+               "ratio", "margin", "tolerance", "source", "source_date", "bar_checked", "evidence", "pointer", "path",
+               "artifact_commit", "artifact_date", "url")
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
