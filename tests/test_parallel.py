@@ -168,7 +168,7 @@ def test_recycled_workers_give_the_same_results(forked):
 
 
 def test_spooled_parts_come_back_in_key_order_and_the_file_closes():
-    from scorecard.site.render import _Spool
+    from scorecard.site.exports import Spool as _Spool
 
     spool = _Spool()
     spool.add(2, [b"c", b"dd"])

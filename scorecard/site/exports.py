@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import re
+import tempfile
 from collections.abc import Iterable, Iterator
 from urllib.parse import quote
 from xml.sax.saxutils import escape
@@ -228,3 +229,34 @@ def search_index(led: ResolvedLedger) -> list[dict]:
     """A small index for tools: id, title, category, status, claim, url."""
     return [{"id": d.id, "title": d.record.model.title, "category": c.slug, "status": d.status,
              "claim": prose_text(d, "claim"), "url": f"{c.slug}/#{d.id}"} for c in led.categories for d in c.dimensions]
+
+
+class Spool:
+    """Byte strings kept in a temporary file by key, read back in key order: data.json's parts of a large
+    ledger (44 MB at 20,000 dimensions) need not stay in memory while the rest of the site is made.
+
+    The file has no name (unlinked at once); drain() closes it, or it closes when the spool is dropped.
+    """
+
+    def __init__(self) -> None:
+        self.file = tempfile.TemporaryFile()  # noqa: SIM115 - it lives until drain() has been read
+        self.where: dict[int, list[tuple[int, int]]] = {}
+        self.end = 0
+
+    def add(self, key: int, items: list[bytes]) -> None:
+        self.file.seek(self.end)
+        spans = self.where.setdefault(key, [])
+        for item in items:
+            self.file.write(item)
+            spans.append((self.end, len(item)))
+            self.end += len(item)
+
+    def drain(self) -> Iterator[bytes]:
+        """Every item, in key order, then the file is closed."""
+        try:
+            for key in sorted(self.where):
+                for offset, length in self.where[key]:
+                    self.file.seek(offset)
+                    yield self.file.read(length)
+        finally:
+            self.file.close()

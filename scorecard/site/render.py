@@ -8,17 +8,19 @@ Output layout (category slugs cannot start with "_", so nothing here can clash w
   _files/<ledger path>        every cited evidence file and trace document, as committed
   _files/<ledger path>.html   a readable page of each JSON (cited pointers highlighted) and Markdown file
   _badges/<id>.svg, _badges/<category>.svg
+
+Lazy import: sandbox, only where a ledger has templates of its own (its record types import the history walk,
+which a build without them does not need).
 """
 
 from __future__ import annotations
 
 import hashlib
-import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError
@@ -29,13 +31,12 @@ from ..measure.numfmt import fmt_exact, fmt_number, fmt_percent, fmt_ratio, fmt_
 from ..core.statuses import GLYPHS, STATUSES
 from .resolve import ResolvedCategory, ResolvedLedger
 from .charts import bullet_chart, chart, counts_chart, overview_chart
-from .exports import (SCHEMA_VERSION, category_data, compact_bytes, json_bytes, ledger_csv, ledger_json_chunks,
+from .exports import (SCHEMA_VERSION, Spool, category_data, compact_bytes, json_bytes, ledger_csv, ledger_json_chunks,
                       search_index, sitemap)
 from ..core.parallel import WORKER_TASKS, run_tasks
 from .markup import brief, markdown_block, markdown_inline, markup_bytes, title_html, title_text
 from ..ledger.cache import key_bytes
 from ..core.paths import builtin_templates
-from .sandbox import LedgerSandbox, refuse_objects
 from .themes import LedgerTemplates, keep_location, template_cache
 from .views import (MAX_VIEW_BYTES, MAX_VIEW_LINES, STATUS_LABELS, bar_kind, bar_text, category_badge_text, prose,
                     prose_text, json_or_none, carried_as, cited_values, json_lines, measured_detail, measured_text,
@@ -65,11 +66,15 @@ class Site:
         self.ledger_templates = LedgerTemplates(self.overrides)
         self.sandboxed = self.ledger_templates.overrides_any() if sandboxed is None else sandboxed
         # A ledger's own templates see data, never objects (sandbox.py); the built-in theme may keep objects.
-        kind = LedgerSandbox if self.sandboxed else Environment
+        kind: type[Environment] = Environment
+        finalize: Callable[[Any], Any] | None = None
+        if self.sandboxed:
+            from .sandbox import LedgerSandbox, refuse_objects  # here: its record types cost a build without it
+            kind, finalize = LedgerSandbox, refuse_objects
         self.env = kind(loader=ChoiceLoader([self.ledger_templates, FileSystemLoader(str(self.theme))]),
                         autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                         keep_trailing_newline=True, auto_reload=False, bytecode_cache=template_cache(self.sandboxed),
-                        finalize=refuse_objects if self.sandboxed else None)
+                        finalize=finalize)
         self.env.filters.update(md=markdown_block, mdi=markdown_inline, brief=brief, num=fmt_number, pct=fmt_percent,
                                 ratio=fmt_ratio, title=title_html, plain=title_text)
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, measured_text=measured_text,
@@ -204,7 +209,7 @@ class Site:
         led = self.ledger
         yield ".nojekyll", b""
         self.preload()
-        parts = _Spool()  # each category's part of data.json, kept on disk until all are made
+        parts = Spool()  # each category's part of data.json, kept on disk until all are made
         size = sum(len(c.dimensions) for c in led.categories)
         keys: set[str] = set()
         self.reused = 0
@@ -367,34 +372,3 @@ TASK_DIMENSIONS = 200  # about this many dimensions' pages per task
 TASK_FILES = 100  # cited files per task
 PAGE_TEMPLATES = ("index.html", "index-category.html", "category.html", "card.html", "evidence.html", "document.html",
                   "badge.svg")
-
-
-class _Spool:
-    """Byte strings kept in a temporary file by key, read back in key order: data.json's parts of a large
-    ledger (44 MB at 20,000 dimensions) need not stay in memory while the rest of the site is made.
-
-    The file has no name (unlinked at once); drain() closes it, or it closes when the spool is dropped.
-    """
-
-    def __init__(self) -> None:
-        self.file = tempfile.TemporaryFile()  # noqa: SIM115 - it lives until drain() has been read
-        self.where: dict[int, list[tuple[int, int]]] = {}
-        self.end = 0
-
-    def add(self, key: int, items: list[bytes]) -> None:
-        self.file.seek(self.end)
-        spans = self.where.setdefault(key, [])
-        for item in items:
-            self.file.write(item)
-            spans.append((self.end, len(item)))
-            self.end += len(item)
-
-    def drain(self) -> Iterator[bytes]:
-        """Every item, in key order, then the file is closed."""
-        try:
-            for key in sorted(self.where):
-                for offset, length in self.where[key]:
-                    self.file.seek(offset)
-                    yield self.file.read(length)
-        finally:
-            self.file.close()
