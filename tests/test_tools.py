@@ -787,3 +787,21 @@ def test_number_at_a_place_that_is_not_there_is_false():
 
     assert number_at({"a": 1.5}, ("a",)) is True
     assert [number_at(d, p) for d, p in (({"a": 1}, ("b",)), ([1], (3,)), ({"a": 1}, ("a", "x")))] == [False] * 3
+
+
+@pytest.mark.parametrize("key", ["server_ttfts", "queue_times", "server_queue_times"])
+def test_every_per_request_array_of_a_run_with_failures_is_refused(key):
+    """Found by the review: server_ttfts (and the queue times) were read by pointer in a run where requests failed,
+    and a lead rested on the successful ones."""
+    data = load("vllm-serve.json")
+    data[key] = [0.01 * (i + 1) for i in range(len(data["ttfts"]))]
+    assert [p.code for p in read(data, pointer=f"/{key}", unit="s").problems] == ["SC323"]
+    clean = copy.deepcopy(data)
+    bad = clean["errors"].index(next(e for e in clean["errors"] if e))
+    for k in ("ttfts", "itls", "latencies", "errors", "output_lens", "input_lens", "generated_texts", "start_times",
+              key):
+        if k in clean:
+            del clean[k][bad]
+    clean["failed"], clean["completed"] = 0, len(clean["ttfts"])
+    clean["num_prompts"] = clean["completed"]
+    assert read(clean, pointer=f"/{key}", unit="s").problems == []

@@ -131,6 +131,11 @@ NOT_MEASURED = {  # the run's counts (completed, failed, tokens) and duration ar
     "random_range_ratio": "a setting", "sharegpt_output_len": "a setting", "server_info": "the server's settings"}
 
 
+# Every per-request array of times: in a run with failed requests, none of them is read (a failure is 0.0 there, or
+# left out: either way the array covers the successful requests only, the fast ones).
+PER_REQUEST = ("ttfts", "itls", "latencies", "server_ttfts", "queue_times", "server_queue_times")
+
+
 def failures(data: Any, where: Where) -> str | None:
     """The per-request arrays of a run with failed requests hold them as 0.0: not measurements; nor is anything a
     run where no request completed; nor a setting or a time stamp."""
@@ -138,7 +143,7 @@ def failures(data: Any, where: Where) -> str | None:
         return f"{where[0]} is {NOT_MEASURED[str(where[0])]}, not a measurement"
     if where and none_succeeded(data) and where[0] not in ("completed", "failed", "num_prompts"):
         return "no request completed: the tool's numbers are zeros, not measurements"
-    if not where or where[0] not in ("ttfts", "itls", "latencies"):
+    if not where or where[0] not in PER_REQUEST:
         return None
     bad = failed(data)
     if not bad:
