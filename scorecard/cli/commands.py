@@ -23,9 +23,10 @@ EXIT_USAGE = 2
 
 def _echo(text: str = "", nl: bool = True, err: bool = False, json: bool = False) -> None:
     """click.echo with the ledger's control characters escaped (JSON output: as \\u escapes)."""
-    from .report import json_safe, runner_safe, terminal_safe
+    from ..core.textsafe import printable
+    from .report import json_safe
 
-    click.echo(json_safe(text) if json else runner_safe(terminal_safe(text)), nl=nl, err=err)
+    click.echo(json_safe(text) if json else printable(text), nl=nl, err=err)
 
 
 def _root(option: str | None) -> Path:

@@ -6,14 +6,11 @@ import json
 import re
 
 from ..core.findings import RULES, Finding
-from ..core.textsafe import UNSAFE, UNSAFE_LINE, escape, runner_safe, terminal_safe  # noqa: F401 - re-exported
-
-_UNSAFE, _UNSAFE_LINE, _escape = UNSAFE, UNSAFE_LINE, escape  # one definition: core/textsafe.py
-
+from ..core.textsafe import UNSAFE, UNSAFE_LINE, escape, runner_safe, terminal_safe  # noqa: F401 - re-exported for the reporters' callers
 
 def json_safe(text: str) -> str:
     # json.dumps escapes C0 controls; C1 and the bidi overrides pass through with ensure_ascii=False.
-    return runner_safe(_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text), json=True)
+    return runner_safe(UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text), json=True)
 
 
 FORMATS = ("text", "json", "github", "sarif", "markdown")
@@ -30,7 +27,7 @@ def md_code(text: str) -> str:
     newlines show as escapes (\\n), so a name cannot start a block of its own. At most MD_SPAN_LIMIT characters."""
     if len(text) > MD_SPAN_LIMIT:
         text = text[:MD_SPAN_LIMIT] + "…"
-    flat = _UNSAFE_LINE.sub(_escape, text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t"))
+    flat = UNSAFE_LINE.sub(escape, text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t"))
     longest = max((len(run) for run in re.findall("`+", flat)), default=0)
     fence = "`" * (longest + 1)
     return f"{fence} {flat} {fence}"

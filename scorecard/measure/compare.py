@@ -219,15 +219,10 @@ def _beyond(value: float, unit: units.Unit, bar: float, bar_unit: units.Unit, be
             worse: bool, against: float | None = None) -> bool:
     """Decided in decimal: with worse, whether value is not behind bar by more than band (its oriented margin, with
     the denominator |against| or |bar|, is >= -band); else whether it is not ahead of it by more than band."""
-    if not (math.isfinite(value) and math.isfinite(bar)):
+    oriented = _oriented(value, unit, bar, bar_unit, better, against)
+    if oriented is None:
         return False
-    with decimal.localcontext() as ctx:
-        ctx.prec = 60
-        mine, theirs = _dec(value) * _dec(unit.factor), _dec(bar) * _dec(bar_unit.factor)
-        base = abs(_dec(against) * _dec(bar_unit.factor)) if against is not None else abs(theirs)
-        diff = (mine - theirs) / base if base else decimal.Decimal((mine > theirs) - (mine < theirs))
-        oriented = diff if better == "higher" else -diff
-        return oriented >= -_dec(band) if worse else oriented <= _dec(band)
+    return oriented >= -_dec(band) if worse else oriented <= _dec(band)
 
 
 def _end_margin(end: float | None, unit: units.Unit, bar_end: float | None, bar_unit: units.Unit, better: str,
@@ -281,19 +276,30 @@ def gap_words(c: Comparison, named: bool = True) -> str:
     return f"{many} the bar" if ratio > 1 else f"{many} below the bar"
 
 
+def _oriented(value: float, unit: units.Unit, bar: float, bar_unit: units.Unit, better: str,
+              against: float | None = None) -> decimal.Decimal | None:
+    """(value - bar) / |against, else bar|, negated when lower is better, in decimal from the numbers as written;
+    against a zero denominator only the sign of the difference; None where a number is not finite. The one
+    computation of a margin: exact_margin gives it as a float, _beyond compares it with the tolerance."""
+    if not (math.isfinite(value) and math.isfinite(bar)):
+        return None
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        mine, theirs = _dec(value) * _dec(unit.factor), _dec(bar) * _dec(bar_unit.factor)
+        base = abs(_dec(against) * _dec(bar_unit.factor)) if against is not None else abs(theirs)
+        diff = (mine - theirs) / base if base else decimal.Decimal((mine > theirs) - (mine < theirs))
+        return diff if better == "higher" else -diff
+
+
 def exact_margin(value: float, unit: units.Unit, bar: float, bar_unit: units.Unit, better: str) -> float:
     """margin() of value (in unit) against bar (in bar_unit), computed in decimal from the numbers as written.
 
     Converting first in binary floating point would move a value exactly at the bar a hair to one side
     (0.57 s is 569.9999999999999 ms): which side would then depend on the unit the ledger chose.
     """
-    if not (math.isfinite(value) and math.isfinite(bar)):
+    oriented = _oriented(value, unit, bar, bar_unit, better)
+    if oriented is None:
         return math.nan
-    with decimal.localcontext() as ctx:
-        ctx.prec = 60
-        mine, theirs = _dec(value) * _dec(unit.factor), _dec(bar) * _dec(bar_unit.factor)
-        diff = (mine - theirs) / abs(theirs) if theirs else decimal.Decimal((mine > 0) - (mine < 0))
-        oriented = diff if better == "higher" else -diff
     out = float(oriented)
     if out == 0 and oriented != 0:  # a margin too small for a double keeps the side it is on
         out = 5e-324 if oriented > 0 else -5e-324

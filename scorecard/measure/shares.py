@@ -3,7 +3,8 @@
 94.1 % accuracy against a bar of 99 % is 5.9 % of error against 1 %: 490 % behind, and trails. Judged as a ratio of
 the shares themselves it was 4.9 % behind, "within tolerance". The invariant: writing a share as its complement
 with `better` flipped never changes the verdict. At exactly 50 % both sides are judged and the stricter verdict
-stands. Interval ends are clipped to 0-100. A record that means a gain or a change in percent says `share: false`.
+stands. Every number the verdict reads must lie in 0-100 for a value to be a share, so nothing is clipped. A record
+that means a gain or a change in percent says `share: false`.
 """
 
 from __future__ import annotations
@@ -98,20 +99,20 @@ def _complement(m: Measurement) -> Measurement:
                                needs_low=m.needs_high, needs_high=m.needs_low)
 
 
+def _bar(sota, value: float | None, better: str, measured: Callable[[Measurement], Measurement]):
+    """The bar with another number, direction and measurement (measured, applied to the one it was read from)."""
+    if isinstance(sota, Bar):
+        return dataclasses.replace(sota, value=value, unit=PERCENT, better=better,
+                                   measured=None if sota.measured is None else measured(sota.measured))
+    return SimpleNamespace(value=value, unit=PERCENT, better=better, stat=getattr(sota, "stat", None),
+                           kind=getattr(sota, "kind", None), measured=None)
+
+
 def _bar_in(sota):
     """The bar in %: its typed number, or the measurement it was read from."""
-    value = _to_percent(sota.value, sota.unit)
-    if isinstance(sota, Bar):
-        measured = None if sota.measured is None else _in(sota.measured)
-        return dataclasses.replace(sota, value=value, unit=PERCENT, measured=measured)
-    return SimpleNamespace(value=value, unit=PERCENT, better=sota.better, stat=getattr(sota, "stat", None),
-                           kind=getattr(sota, "kind", None), measured=None)
+    return _bar(sota, _to_percent(sota.value, sota.unit), sota.better, _in)
 
 
 def _bar_complement(sota):
-    better = FLIP.get(sota.better, sota.better)
-    if isinstance(sota, Bar):
-        measured = None if sota.measured is None else _complement(sota.measured)
-        return dataclasses.replace(sota, value=_less(sota.value), better=better, measured=measured)
-    return SimpleNamespace(value=_less(sota.value), unit=sota.unit, better=better, stat=getattr(sota, "stat", None),
-                           kind=getattr(sota, "kind", None), measured=None)
+    """The bar (in %) as its complement, the other way better."""
+    return _bar(sota, _less(sota.value), FLIP.get(sota.better, sota.better), _complement)

@@ -28,7 +28,7 @@ def judge(status: str, m: Measurement, c: Comparison, bar: Bar | None = None, st
     more = "; rerun the benchmark until every request succeeds to place it" if m.censored else \
         "; measure more runs to place it"
     hint = f"set status: {given}" + (more if given == "inconclusive" and stat_ok else "")
-    code = _refusal_code(status, c, stat_ok)
+    code = _refusal_code(status, given, c, stat_ok)
     interval = _interval_words(m, bar)
     worst = "covers only the successful requests of a run where some failed, so its worse end is unbounded" \
         if m.censored else _reaches(m, c, 'worst', bar)
@@ -41,7 +41,7 @@ def judge(status: str, m: Measurement, c: Comparison, bar: Bar | None = None, st
     return Problem(code, ("status",), f"status is {status}, but {detail}; {because}: {shown}", hint)
 
 
-def _refusal_code(status: str, c: Comparison, stat_ok: bool) -> str:
+def _refusal_code(status: str, given: str, c: Comparison, stat_ok: bool) -> str:
     """The rule a refused status breaks (docs/rules.md): by the status typed, and the first condition it misses."""
     if status == "leads":
         if not stat_ok:
@@ -50,7 +50,7 @@ def _refusal_code(status: str, c: Comparison, stat_ok: bool) -> str:
             return "SC501"
         return "SC505" if c.worse_end <= 0 else "SC504"
     if status == "trails":  # the point behind, but the interval reaches the bar (inconclusive): SC506
-        return "SC506" if c.margin < 0 and c.verdict(stat_ok) == "inconclusive" else "SC502"
+        return "SC506" if c.margin < 0 and given == "inconclusive" else "SC502"
     if status == "parity":
         return "SC503" if stat_ok else "SC321"
     return "SC514"  # inconclusive, where the evidence places the value
