@@ -121,6 +121,10 @@ def test_feed_is_atom_1_0(repo, tmp_path):
     assert links[("self", "application/atom+xml")] == "https://example.org/sc/feed.xml"
     entries = feed.findall(f"{ATOM}entry")
     assert len(entries) == 8
+    assert one(feed, "subtitle").text.endswith("Parity means level with the bar: within ±5%.")  # issue 41
+    summaries = [one(e, "summary").text for e in entries]
+    assert [s for s in summaries if "parity" in s] and all(
+        "(parity: level with the bar within ±5%)" in s for s in summaries if "parity" in s)
     ids = [one(e, "id").text for e in entries]
     assert len(set(ids)) == len(ids) and all(re.match(r"^urn:uuid:[0-9a-f-]{36}$", i) for i in ids)
     updated = [one(e, "updated").text for e in entries]

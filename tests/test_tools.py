@@ -525,8 +525,39 @@ def test_hidden_failed_requests_leave_the_tools_statistic_alone_with_a_warning()
     data = load("vllm-serve.json")
     _vllm_hidden_failures(data)
     got = read(data, format="serving", metric="ttft")
+    assert [p.code for p in got.problems] == ["SC323"] and got.measurement is None
+    assert "counts of failed requests disagree (the non-empty entries of errors gives 0, failed gives 0, " \
+        "len(ttfts) - completed gives 2, num_prompts - completed gives 2)" in got.problems[0].message
+    del data["errors"], data["failed"]  # a file that says nothing else of its failures: num_prompts - completed does
+    got = read(data, format="serving", metric="ttft")
     assert [p.code for p in got.problems] == ["SC324"] and got.measurement is not None
     assert got.measurement.n == 1 and "2 of the requests failed" in got.measurement.sources[0].alone
+
+
+@pytest.mark.parametrize("key, bad", [("num_prompts", "1000"), ("completed", 4.5), ("failed", -1), ("failed", True),
+                                      ("num_prompts", None), ("errors", "none")])
+def test_a_serving_file_whose_counts_are_not_counts_is_refused(key, bad):
+    """A count written as a string counted no failures (the review of issue 41): every count is a whole number."""
+    data = load("vllm-serve.json")
+    data[key] = bad
+    for selection in ({"format": "serving", "metric": "ttft"}, {"pointer": "/duration", "unit": "s"},
+                      {"pointer": "/completed", "unit": "{requests}"}):
+        got = read(data, **selection)
+        assert [p.code for p in got.problems] == ["SC323"], selection
+        assert f"{key} is " in got.problems[0].message and "not " in got.problems[0].message
+
+
+@pytest.mark.parametrize("pointer, unit, warned", [
+    ("/duration", "s", True), ("/request_throughput", "{requests}/s", True), ("/output_throughput", "tok/s", True),
+    ("/median_ttft_ms", "ms", True), ("/completed", "{requests}", False), ("/total_output_tokens", "tok", False)])
+def test_a_run_with_failed_requests_gives_only_our_better_end_of_its_rates_and_duration(pointer, unit, warned):
+    """/duration of a run where requests failed led (the review of issue 41): a failed request may end fast, so the
+    run's duration and rates are censored like its statistics; the counts are what happened."""
+    got = read(load("vllm-serve.json"), pointer=pointer, unit=unit)
+    assert [p.code for p in got.problems] == (["SC324"] if warned else []), pointer
+    assert got.measurement is not None and got.measurement.censored is warned
+    rate = read(load("vllm-serve.json"), format="serving", metric="request_throughput")
+    assert rate.measurement is not None and rate.measurement.censored
 
 
 # --- a tool's statistic named by pointer is judged with the runs it summarised ------------------------------

@@ -248,6 +248,23 @@ def test_the_pages_card_badge_and_exports_agree_with_the_status_and_state_the_to
     assert rows["six-run-parity"]["tolerance"] == "0.05" and rows["tight-lead"]["tolerance"] == ""
 
 
+def test_a_percent_judged_as_a_ratio_says_so_where_its_words_are(base_ledger):
+    """The review of issue 41: share: false judged a result in % as a ratio, and no page said so."""
+    from scorecard.cli import pipeline
+    from scorecard.site.resolve import resolve_ledger
+    from scorecard.site.views import RATIO, standing_text
+
+    alpha = base_ledger / "claims/core/alpha.yaml"
+    text = alpha.read_text().replace("value: 10\n  unit: req/s", "value: 10\n  unit: '%'").replace(
+        "unit: req/s", "unit: '%'").replace("claim: 12 req/s", "claim: a gain of 12%")
+    for share, said in (("share: false\n", True), ("", False)):
+        alpha.write_text(text.replace("status: leads\n", "status: leads\n" + share))
+        result, store = pipeline.validate(base_ledger)
+        assert [f.code for f in result.findings if f.severity == "error"] == [], result.findings
+        d = resolve_ledger(result.ledger, store).categories[0].dimensions[0]
+        assert standing_text(d).endswith(f"; {RATIO}") is said, standing_text(d)
+
+
 def test_what_a_share_is_decided_by_every_number_and_the_results_unit():
     """Found by the review: runs below 0 % were clipped to 0 and judged as a share (a false parity against a bar of
     0 %); a bar written in x (0.99) skipped share judging for 94.1 %."""

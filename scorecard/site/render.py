@@ -133,6 +133,7 @@ class Site:
         yield "feed.xml", markup_bytes(self.env.get_template("feed.xml").render(
             site={"title": led.settings.title, "subject": led.settings.subject, "base": base},
             feed_id=feed_id, history=hist, entries=hist.events[:FEED_ENTRIES],
+            parity_band=fmt_percent(led.settings.parity_tolerance),
             updated=hist.events[0].when if hist.events else hist.head.when.strftime("%Y-%m-%dT%H:%M:%SZ"),
             version=__version__))
         yield "history.json", json_bytes(as_data(hist))

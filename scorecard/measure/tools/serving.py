@@ -16,6 +16,7 @@ from typing import Any
 import re
 from dataclasses import replace
 
+from ...core.findings import kind_of
 from ..evidence import is_number
 from ..selection import Where
 from ..stats import quantile_of
@@ -31,6 +32,9 @@ RATES = {"request_throughput": "{requests}/s", "output_throughput": "tok/s", "to
 SECONDS = ("ttfts", "itls", "latencies", "duration")
 _FROM_S = "the per-request times are in seconds"
 _FROM_MS = "the tool's statistics (_ms) are in milliseconds"
+COUNTS_HINT = "cite the file the benchmark wrote, unedited: its counts of requests agree"
+_ALONE_RATE = ("{} of the requests failed, and the run's rates and duration are over the successful ones (a failed "
+               "request may end fast)")
 
 
 def recognise(data: Any) -> bool:
@@ -42,18 +46,57 @@ def names(data: Any) -> list[tuple[str, tuple]]:
     return [(str(data.get("backend")), ())]  # one run per file
 
 
+COUNTS = ("num_prompts", "completed", "failed")  # what the run sent, finished and lost: whole numbers
+TALLIES = COUNTS + ("total_input_tokens", "total_output_tokens", "total_input_text_tokens",
+                    "total_input_vision_tokens", "total_output_tokens_retokenized")  # what happened, not how fast
+
+
+def _count(data: dict, key: str) -> int | None:
+    value = data.get(key)
+    return int(value) if is_number(value) else None
+
+
 def failed(data: Any) -> int:
     """How many requests the file records as failed: a non-empty error, vLLM's failed count, per-request times
     beyond the requests completed, or the prompts sent beyond them (num_prompts - completed: a file without a
-    per-request error list still says how many did not finish)."""
+    per-request error list still says how many did not finish). counts() refuses a file where these disagree."""
     assert isinstance(data, dict)
-    errors = data.get("errors")
-    by_error = sum(1 for e in errors if e) if isinstance(errors, list) else 0
-    count = data.get("failed")
-    completed, ttfts, prompts = data.get("completed"), data.get("ttfts"), data.get("num_prompts")
-    beyond = len(ttfts) - int(completed) if isinstance(ttfts, list) and is_number(completed) else 0
-    unfinished = int(prompts) - int(completed) if is_number(prompts) and is_number(completed) else 0
-    return max(by_error, int(count) if is_number(count) else 0, beyond, unfinished)
+    return max(_tallies(data).values(), default=0)
+
+
+def _tallies(data: dict) -> dict[str, int]:
+    """Each way the file counts its failed requests, by what it reads: {'failed': 1, 'errors': 1, ...}."""
+    out: dict[str, int] = {}
+    errors, ttfts = data.get("errors"), data.get("ttfts")
+    completed, count, prompts = _count(data, "completed"), _count(data, "failed"), _count(data, "num_prompts")
+    if isinstance(errors, list):
+        out["the non-empty entries of errors"] = sum(1 for e in errors if e)
+    if count is not None:
+        out["failed"] = count
+    if isinstance(ttfts, list) and completed is not None:
+        out["len(ttfts) - completed"] = len(ttfts) - completed
+    if prompts is not None and completed is not None:
+        out["num_prompts - completed"] = prompts - completed
+    return out
+
+
+def counts(data: Any) -> str | None:
+    """Why the file's counts of requests cannot be read (issue 41): a count that is not a whole number (a string
+    "1000" counted no failures), an error list that is not a list, or two ways of counting the failed requests
+    that disagree (failed: 0 beside num_prompts 1,000 and completed 500)."""
+    if not isinstance(data, dict):
+        return None
+    for key in COUNTS:
+        value = data.get(key)
+        if key in data and not (is_number(value) and float(value).is_integer() and value >= 0):
+            return f"{key} is {kind_of(value, json=True)}, not a count of requests"
+    if "errors" in data and not isinstance(data["errors"], list):
+        return f"errors is {kind_of(data['errors'], json=True)}, not the per-request list of errors"
+    tallies = _tallies(data)
+    if len(set(tallies.values())) > 1:
+        said = ", ".join(f"{how} gives {n:,}" for how, n in tallies.items())
+        return f"its counts of failed requests disagree ({said})"
+    return None
 
 
 def none_succeeded(data: Any) -> bool:
@@ -67,16 +110,20 @@ def pick(data: Any, req: Request) -> Picked:
     if req.benchmark is not None and req.benchmark != str(data.get("backend")):
         raise req.refuse(f"a serving file holds one run, of backend {data.get('backend')!r}, not "
                          f"{req.benchmark!r}", "remove benchmark:, or cite the file of that run", key="benchmark")
+    inconsistent = counts(data)
+    if inconsistent is not None:
+        raise req.refuse(f"{inconsistent}: the file is not the tool's unmodified output", COUNTS_HINT, code="SC323")
     if none_succeeded(data):
         raise req.refuse(f"no request completed (completed: {data.get('completed')!r}): the tool's numbers are "
                          "zeros, not measurements", "fix the server or the benchmark and run it again",
                          key="format", code="SC323")
     known = [m for m in ("ttft", "tpot", "itl", "e2el") if _stats(data, m)] + [r for r in RATES if r in data]
     name = metric(req, known, NAME, "ttft")
+    bad = failed(data)
     if name in RATES:
         return Picked(((name,),), False, RATES[name], f"the tool writes {name} per second", None,
-                      "measured once per run")
-    bad = failed(data)
+                      f"measured once per run; {_ALONE_RATE.format(bad)}" if bad else "measured once per run",
+                      warn=bool(bad))
     runs = _runs(data, name) if not bad else None
     if runs:
         return Picked(runs, True, "s", _FROM_S)
@@ -133,12 +180,16 @@ NOT_MEASURED = {  # the run's counts (completed, failed, tokens) and duration ar
 
 # Every per-request array of times: in a run with failed requests, none of them is read (a failure is 0.0 there, or
 # left out: either way the array covers the successful requests only, the fast ones).
-PER_REQUEST = ("ttfts", "itls", "latencies", "server_ttfts", "queue_times", "server_queue_times")
+PER_REQUEST = ("ttfts", "itls", "latencies", "server_ttfts", "queue_times", "server_queue_times", "input_lens",
+               "output_lens")
 
 
 def failures(data: Any, where: Where) -> str | None:
     """The per-request arrays of a run with failed requests hold them as 0.0: not measurements; nor is anything a
     run where no request completed; nor a setting or a time stamp."""
+    inconsistent = counts(data)
+    if inconsistent is not None:
+        return inconsistent
     if where and where[0] in NOT_MEASURED:
         return f"{where[0]} is {NOT_MEASURED[str(where[0])]}, not a measurement"
     if where and none_succeeded(data) and where[0] not in ("completed", "failed", "num_prompts"):
@@ -149,7 +200,7 @@ def failures(data: Any, where: Where) -> str | None:
     if not bad:
         return None
     return (f"{bad} request{'s' if bad > 1 else ''} failed, and {where[0]} holds {'them' if bad > 1 else 'it'} as "
-            "0.0 (fast, not measured); the tool's statistics cover the successful requests only")
+            "0 (fast, not measured); the tool's statistics cover the successful requests only")
 
 
 def hint(data: Any, where: Where) -> str:
@@ -222,9 +273,12 @@ def partial(data: Any, where: list[Where]) -> str | None:
 
 
 def alone(data: Any, where: Where) -> str | None:
-    """Why the tool's statistic at where stands without its runs though a serving file has them: failed requests."""
+    """Why a number of a run with failed requests covers only the successful ones (a warning, and our better end
+    only): the tool's statistics, the rates and the duration; the counts and token totals are what happened."""
     bad = failed(data)
-    if not bad or len(where) != 1 or not isinstance(where[0], str) or not _STAT_KEY.fullmatch(where[0]):
+    if not bad or len(where) != 1 or not isinstance(where[0], str) or where[0] in TALLIES:
         return None
-    return (f"{bad} of the requests failed, so the per-request times (which hold a failed one as 0.0) are not "
-            "read; the tool's statistic covers the successful requests")
+    if _STAT_KEY.fullmatch(where[0]):
+        return (f"{bad} of the requests failed, so the per-request times (which hold a failed one as 0.0) are not "
+                "read; the tool's statistic covers the successful requests")
+    return _ALONE_RATE.format(bad)
