@@ -6,7 +6,7 @@ import pytest
 
 from scorecard.measure.numfmt import fmt_number, fmt_value
 from scorecard.site.markup import _markdown, brief, markdown_block, markdown_inline
-from scorecard.site.views import json_lines, pointer_anchor
+from scorecard.site.jsonview import json_lines, pointer_anchor
 
 
 @pytest.mark.parametrize("text", [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import shutil
+import math
 import json
 from pathlib import Path
 from types import SimpleNamespace
@@ -180,11 +181,27 @@ def test_asv_reads_samples_per_parameter_combination_and_its_unit_beside_the_res
     assert (code, loc) == ("SC511", ("result", "format")) and "benchmarks.json" in text
 
 
-def test_serving_reads_per_request_times_only_when_every_request_succeeded():
+def test_serving_reads_per_request_times_with_each_failure_as_the_slowest():
+    """Issue 41: where the error list says which requests failed, the per-request times are read as runs, each
+    failure entered as the slowest (an unbounded time): the point stays bounded while failures stay below its rank,
+    and an interval end they reach is unbounded."""
     data = load("vllm-serve.json")
-    got = read(data, format="serving", metric="ttft")
-    assert [p.code for p in got.problems] == ["SC324"] and got.measurement is not None
-    assert (got.measurement.value, got.measurement.unit) == (data["median_ttft_ms"], "ms")
+    got = read(data, format="serving", metric="ttft", unit="ms")
+    assert got.problems == [] and got.measurement is not None
+    m = got.measurement
+    ok = [t * 1000 for t, e in zip(data["ttfts"], data["errors"], strict=True) if not e]
+    assert (m.n, m.failures, m.unbounded, m.censored) == (6, 1, False, False)
+    assert m.value == pytest.approx(float(numpy.median(ok + [math.inf])), rel=1e-12)
+    assert m.high is None and m.needs_high is None and m.missing_end is None  # no count of runs would give it
+    data["errors"][:3] = ["timeout"] * 3  # four of six failed: the median of all is unbounded
+    data["completed"], data["failed"] = 2, 4
+    m = value(data, format="serving", metric="ttft", unit="ms")
+    assert (m.failures, m.unbounded) == (4, True)
+    ok = [t * 1000 for t, e in zip(data["ttfts"], data["errors"], strict=True) if not e]
+    assert m.value == pytest.approx(float(numpy.median(ok)), rel=1e-12)
+    by_pointer = value(data, pointer="/median_ttft_ms", unit="ms")  # the number there: the successful requests'
+    assert (by_pointer.n, by_pointer.censored, by_pointer.value) == (1, True, data["median_ttft_ms"])
+    data = load("vllm-serve.json")
     ok = copy.deepcopy(data)
     bad = ok["errors"].index(next(e for e in ok["errors"] if e))
     for key in ("ttfts", "itls", "latencies", "errors", "output_lens", "input_lens", "generated_texts",
@@ -239,6 +256,12 @@ def test_every_tool_file_is_recognised_as_its_tool_and_no_other_evidence_is():
 # Evidence outside tests/tools that carries a tool's whole signature (the example ledger and the corpus).
 RECOGNISED_ELSEWHERE = {
     "tests/ledgers/bad/serving-failed-requests-unseen/evidence/serving.json": "serving",
+    "tests/ledgers/bad/serving-duration-of-a-failed-run-leads/evidence/serving.json": "serving",
+    "tests/ledgers/bad/serving-failed-counts-disagree/evidence/serving.json": "serving",
+    "tests/ledgers/bad/serving-num-prompts-as-text/evidence/serving.json": "serving",
+    "tests/ledgers/bad/serving-failures-counted-as-best/evidence/serving.json": "serving",
+    "tests/ledgers/bad/serving-failures-reach-the-median/evidence/serving.json": "serving",
+    "tests/ledgers/good/verdicts/evidence/serving-two-failed.json": "serving",
     "tests/ledgers/bad/bar-with-failed-requests/evidence/rival-serving.json": "serving",
     "evidence/sample/tools/asv/results/sample-vm/00000000-sample-py3.11.json": "asv",
     "evidence/sample/tools/hyperfine-cli-start.json": "hyperfine",
@@ -549,7 +572,7 @@ def test_a_serving_file_whose_counts_are_not_counts_is_refused(key, bad):
 
 @pytest.mark.parametrize("pointer, unit, warned", [
     ("/duration", "s", True), ("/request_throughput", "{requests}/s", True), ("/output_throughput", "tok/s", True),
-    ("/median_ttft_ms", "ms", True), ("/completed", "{requests}", False), ("/total_output_tokens", "tok", False)])
+    ("/median_tpot_ms", "ms", True), ("/completed", "{requests}", False), ("/total_output_tokens", "tok", False)])
 def test_a_run_with_failed_requests_gives_only_our_better_end_of_its_rates_and_duration(pointer, unit, warned):
     """/duration of a run where requests failed led (the review of issue 41): a failed request may end fast, so the
     run's duration and rates are censored like its statistics; the counts are what happened."""
@@ -705,7 +728,7 @@ def test_a_statistic_by_pointer_and_its_runs_by_format_are_one_input():
 
 
 def test_a_serving_statistic_by_pointer_warns_where_requests_failed():
-    got = read(load("vllm-serve.json"), pointer="/median_ttft_ms", unit="ms")
+    got = read(load("vllm-serve.json"), pointer="/median_tpot_ms", unit="ms")  # TPOT has no per-request array
     assert [(p.code, p.loc) for p in got.problems] == [("SC324", ("result", "pointer"))]
     assert got.measurement is not None and got.measurement.n == 1
 

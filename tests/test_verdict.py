@@ -300,3 +300,65 @@ def test_a_statistic_of_runs_is_a_measurement_not_a_model(base_ledger, data, poi
     alpha.write_text("\n".join(line for line in text.splitlines() if "evidence/run.json#" not in line) + "\n")
     result, _ = pipeline.validate(base_ledger)
     assert "SC326" in [f.code for f in result.findings], [(f.code, f.message) for f in result.findings]
+
+
+# --- failed requests: each the slowest (issue 41, item 3) --------------------------------------------------------
+
+def serving_file(times_ms: list[float], failed: set[int]) -> dict:
+    """A vLLM result file with per-request times and errors, the requests in `failed` failed (time 0.0)."""
+    ttfts = [0.0 if i in failed else t / 1000 for i, t in enumerate(times_ms)]
+    done = len(times_ms) - len(failed)
+    base = {"backend": "vllm", "duration": 1.0, "completed": done, "failed": len(failed),
+            "num_prompts": len(times_ms), "total_input_tokens": 10, "total_output_tokens": 10,
+            "request_throughput": float(done), "output_throughput": 10.0, "median_ttft_ms": 1.0, "mean_ttft_ms": 1.0,
+            "p99_ttft_ms": 1.0}
+    return {**base, "ttfts": ttfts, "errors": ["boom" if i in failed else "" for i in range(len(times_ms))]}
+
+
+@settings(max_examples=400)
+@given(runs=RUNS, failures=st.integers(min_value=1, max_value=30),
+       stat=st.sampled_from(["median", "p10", "p90", "p99", "mean", "min", "max"]))
+def test_a_failure_enters_a_statistic_as_an_unbounded_time(runs, failures, stat):
+    """Against the same runs with each failure written as a time far beyond every run: the point and the ends agree
+    where they stay among the runs, and are unbounded (value of the successes, marked; an end None) where not."""
+    got = stats.summarise(runs, stat, failures=failures)
+    far = stats.summarise(runs + [1e12] * failures, stat)
+    assert (got.n, got.failures) == (len(runs) + failures, failures)
+    assert got.unbounded is (far.value > max(runs))
+    if not got.unbounded:
+        assert got.value == far.value
+    else:
+        assert got.value == stats.summarise(runs, stat).value
+    if not got.unbounded and stat not in ("mean", "min", "max"):
+        assert got.low == (None if far.low is None or far.low > max(runs) else far.low)
+        assert got.high == (None if far.high is None or far.high > max(runs) else far.high)
+
+
+@settings(max_examples=200, deadline=None)
+@given(times=st.lists(RUN, min_size=2, max_size=60), picks=st.lists(st.integers(min_value=0), min_size=1,
+                                                                      max_size=40),
+       stat=st.sampled_from(["median", "p90", "mean"]), bar=RUN, tol=TOLERANCE)
+def test_one_more_failed_request_never_raises_the_status(times, picks, stat, bar, tol):
+    """Read through format: serving: exactly one status validates, and failing one more request (of those that
+    succeeded) never raises it under trails < inconclusive < parity < leads."""
+    from test_measure_read import reading
+
+    sota = SimpleNamespace(value=bar, unit="ms", better="lower")
+    failed: set[int] = set()
+    before = None
+    for pick in picks:
+        ok = [i for i in range(len(times)) if i not in failed]
+        if len(ok) == 1:
+            break
+        failed.add(ok[pick % len(ok)])
+        got = reading(serving_file(times, failed), {"evidence": "evidence/r.json", "format": "serving",
+                                                     "metric": "ttft", "unit": "ms", "stat": stat})
+        assert got.problems == [] and got.measurement is not None
+        m = got.measurement
+        c = compare.compare(m, sota, tol)
+        assert validating(m, c) == [c.verdict()]
+        if m.unbounded:
+            assert c.verdict() == "trails"
+        now = RANK[c.verdict()]
+        assert before is None or now <= before, (times, sorted(failed), stat)
+        before = now

@@ -168,6 +168,13 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tole
         return
     if sota.value is None or dim.status not in HONEST or units.parse(sota.unit or "").problem is not None:
         return
+    if m.failures and sota.better != "lower":
+        findings.append(finding("SC327", doc.file, doc.pos(("sota", "better")),
+                                f"{m.failures:,} requests failed and each counts as the slowest, but better is "
+                                f"{sota.better}: a failure would count in the claim's favour",
+                                "write better: lower (a time per request is better lower), or cite a run where every "
+                                "request succeeded"))
+        return
     c = compare.compare(m, sota, tolerance, dim.share)
     if c is None:
         why = compare.not_compared(m, sota)
@@ -183,7 +190,7 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tole
                                 "record the measurement in a unit that keeps it, and its interval, within the range of "
                                 "a double (about 1e-300 to 1e300) in both the result's and the bar's unit"))
         return
-    if sota.measured is not None and sota.measured.censored:
+    if sota.measured is not None and (sota.measured.censored or sota.measured.failures):
         findings.append(finding("SC325", doc.file, doc.pos(("sota", "result")),
                                 "the bar is read from a run where some requests failed: its statistic covers only "
                                 "the successful ones, which flatters the rival and says nothing of its failures",

@@ -57,11 +57,12 @@ class Comparison:
     better_within: bool | None = None
     judged: str = ""  # "complement" where a share was judged as its complement (accuracy as its error rate)
     judged_bar: float | None = None  # the bar on the side judged, for a share (the tolerance is a share of it)
+    unbounded: bool = False  # P is unbounded (failed requests reach the statistic's rank): behind without bound
 
     @property
     def ratio(self) -> float | None:
-        """result / bar, in one unit."""
-        return self.value / self.bar if self.bar else None
+        """result / bar, in one unit; None against a zero bar, and where the value of all is unbounded."""
+        return self.value / self.bar if self.bar and not self.unbounded else None
 
     @property
     def zero_bar(self) -> bool:
@@ -96,6 +97,8 @@ class Comparison:
         stat_ok: whether the value is a statistic a lead or parity may rest on (the bar's; without one a median,
         a mean or a single value); when it is not, only trails or inconclusive."""
         w, b, p = self.worse_end, self.better_end, self.margin
+        if self.unbounded:  # behind by more than any tolerance, never NaN (issue 41)
+            return "trails"
         if stat_ok and w > 0 and p > 0 and not self.within:
             return "leads"
         if stat_ok and math.isfinite(w) and (self.worse_within if self.worse_within is not None else w >= -self.band):
@@ -176,6 +179,8 @@ def compare(m: Measurement, sota, tolerance: float, share: bool | None = None) -
     if m.censored:  # failed requests enter at the worse end: our worse end is unbounded (issue 41)
         return dataclasses.replace(c, worst=-math.inf, best=c.margin if c.best is None else c.best,
                                    worse_within=False)
+    if m.unbounded:  # so many failed that the statistic of all requests is unbounded: behind without bound
+        return dataclasses.replace(c, worst=-math.inf, worse_within=False, unbounded=True)
     return c
 
 
@@ -243,6 +248,8 @@ def gap_words(c: Comparison, named: bool = True) -> str:
     a bar in % by the difference in percentage points ('3.1 points below the bar'). Without named, a percentage
     or a difference in points leaves the bar unnamed ('1.7% ahead'), for a sentence that has named it already."""
     bar = " the bar" if named else ""
+    if c.unbounded:
+        return f"behind{bar} without bound (failed requests)"
     shown = units.parse(c.unit)
     if shown.known and not shown.dims and shown.factor == 0.01:  # a share against a share (%, percent): in points
         points = c.value - c.bar

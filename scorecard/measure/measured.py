@@ -70,8 +70,21 @@ class Measurement:
     @property
     def censored(self) -> bool:
         """Whether a source is a tool's statistic over the successful requests of a run where some failed (SC324):
-        failed requests are the slow ones, so the value is only our better end; its worse end is unbounded."""
-        return any(src.warning is not None and src.warning.code == "SC324" for src in self.sources)
+        failed requests are the slow ones, so the value is only our better end; its worse end is unbounded. A
+        formula over requests some of which failed is too: which way a failure moves it depends on the formula."""
+        return any(src.warning is not None and src.warning.code == "SC324" for src in self.sources) or \
+            (self.expr is not None and self.failures > 0)
+
+    @property
+    def failures(self) -> int:
+        """Failed requests its runs count, each entered as the slowest (issue 41); 0 for most measurements."""
+        return sum(src.summary.failures for src in self.sources if src.summary is not None)
+
+    @property
+    def unbounded(self) -> bool:
+        """Whether failed requests reach the statistic's own rank: the value of all requests is then unbounded (the
+        value held is over the successful ones only, and the evidence gives trails)."""
+        return any(src.summary is not None and src.summary.unbounded for src in self.sources)
 
     @property
     def missing_end(self) -> tuple[str, int] | None:

@@ -90,12 +90,12 @@ def _source(spec, get: GetArtifact, loc: Loc, evidence: str, name: str | None = 
     check_stated_unit(art, where, unit, loc, selector)
     stat = getattr(spec, "stat", None) or "median"
     hidden = toolread.behind(art, where[0], unit, loc, sel_loc, selector) if not runs else None
-    places = tuple(where)
+    places, failures = tuple(where), 0
     if hidden is not None:  # a tool's statistic whose runs are in the file: judged with them, as that statistic
         toolread.same_stat(getattr(spec, "stat", None), hidden[0], loc, selector)
-        stat, values, places = hidden
+        stat, values, places, failures = hidden
         runs = True
-    summary = stats.summarise(values, stat, alpha) if runs else None
+    summary = stats.summarise(values, stat, alpha, failures) if runs else None
     if summary is not None and not all(math.isfinite(v) for v in (summary.value, summary.low or 0, summary.high or 0)):
         raise refuse("SC308", sel_loc, f"{kind} '{selector}' in {evidence} names runs too large to summarise "
                      "(their spread overflows a double)", "record the runs in a unit that keeps them below 1e300")

@@ -62,6 +62,8 @@ class Summary:
     level: float = LEVEL
     needs_low: int | None = None
     needs_high: int | None = None
+    failures: int = 0  # failed requests among the n, each entered as the slowest (an unbounded time)
+    unbounded: bool = False  # the failures reach the statistic's own rank: value is then over the successes only
 
     @property
     def has_interval(self) -> bool:
@@ -73,8 +75,13 @@ class Summary:
 MEDIAN = Fraction(1, 2)
 
 
-def summarise(samples: list[float], stat: str = "median", alpha: Fraction = ALPHA) -> Summary:
-    """The statistic of samples (non-empty) and its confidence interval at 1 - alpha."""
+def summarise(samples: list[float], stat: str = "median", alpha: Fraction = ALPHA, failures: int = 0) -> Summary:
+    """The statistic of samples (non-empty) and its confidence interval at 1 - alpha. failures: requests that failed
+    beside the samples, each entered at the slow end as an unbounded time (issue 41); an end they reach is missing
+    (high None, and no count of runs would give it), and where they reach the statistic's own rank the Summary is
+    unbounded and its value the statistic over the samples alone (never shown as the statistic of all)."""
+    if failures:
+        return _with_failures(sorted(samples), stat, alpha, failures)
     xs = sorted(samples)
     n = len(xs)
     lowest, highest = xs[0], xs[-1]
@@ -99,6 +106,30 @@ def summarise(samples: list[float], stat: str = "median", alpha: Fraction = ALPH
                    None if u is None else xs[u - 1], coverage, level,
                    None if lo is not None else runs_needed(p, alpha, "low"),
                    None if u is not None else runs_needed(p, alpha, "high"))
+
+
+def _with_failures(xs: list[float], stat: str, alpha: Fraction, failures: int) -> Summary:
+    """summarise() over xs and `failures` unbounded times above them: n counts every request."""
+    n, level = len(xs) + failures, float(1 - alpha)
+
+    def made(value: float, unbounded: bool = False, low: float | None = None, high: float | None = None,
+             coverage: float | None = None, needs_low: int | None = None) -> Summary:
+        return Summary(stat, value, n, xs[0], xs[-1], low, high, coverage, level, needs_low, None, failures,
+                       unbounded)
+
+    p = quantile_of(stat)
+    if stat == "min":
+        return made(xs[0])
+    h = (n - 1) * p if p is not None else None  # the linear interpolation's rank
+    if h is None or h > len(xs) - 1:  # a max or a mean with any failure, or a quantile the failures reach
+        return made(summarise(xs, stat, alpha).value, unbounded=True)
+    assert p is not None
+    point = quantile(xs + [xs[-1]] * failures, p)  # within the successes: the failures' values do not enter
+    lo, u, coverage = order_interval(n, p, alpha)
+    low = None if lo is None or lo > len(xs) else xs[lo - 1]
+    high = None if u is None or u > len(xs) else xs[u - 1]
+    return made(point, low=low, high=high, coverage=coverage if high is not None else None,
+                needs_low=None if lo is not None else runs_needed(p, alpha, "low"))
 
 
 def quantile(xs: list[float], p: Fraction) -> float:

@@ -85,7 +85,7 @@ def source(spec, art: Artifact, get: GetArtifact, loc: Loc, name: str | None, un
     except OverflowError:
         raise refuse("SC308", loc + ("unit",), f"{described(spec)} in {art.rel}: the runs overflow a double in "
                      f"{unit}", "show the value in a larger unit (or the tool's own)") from None
-    summary = stats.summarise(values, spec.stat or "median", alpha) if picked.runs else None
+    summary = stats.summarise(values, spec.stat or "median", alpha, picked.failures) if picked.runs else None
     if summary is not None and not all(math.isfinite(v) for v in (summary.value, summary.low or 0,
                                                                   summary.high or 0)):
         raise refuse("SC308", loc + ("format",), f"{described(spec)} in {art.rel}: runs too large to summarise",
@@ -141,9 +141,10 @@ def _in_unit(what: str, picked: tools.Picked, values: list[float], unit: str | N
 
 
 def behind(art: Artifact, where: Where, unit: str | None, loc: Loc, sel_loc: Loc,
-           selector_text: str) -> tuple[str, list[float], tuple[Where, ...]] | None:
-    """(statistic, the runs in the typed unit, their places) where a pointer or path names a tool's statistic whose
-    runs are in the file: the claim is then judged with those runs (one quantity, one verdict)."""
+           selector_text: str) -> tuple[str, list[float], tuple[Where, ...], int] | None:
+    """(statistic, the runs in the typed unit, their places, the failed requests beside them) where a pointer or path
+    names a tool's statistic whose runs are in the file: the claim is then judged with those runs (one quantity, one
+    verdict)."""
     try:
         found = tools.behind(art.data, where)
     except tools.Inconsistent as exc:
@@ -158,7 +159,7 @@ def behind(art: Artifact, where: Where, unit: str | None, loc: Loc, sel_loc: Loc
     except OverflowError:
         raise refuse("SC308", loc + ("unit",), f"the runs behind '{selector_text}' in {art.rel} overflow a double "
                      f"in {unit}", "show the value in a larger unit") from None
-    return stat, values, picked.where
+    return stat, values, picked.where, picked.failures
 
 
 def same_stat(typed: str | None, tools_stat: str, loc: Loc, selector_text: str) -> None:
@@ -174,8 +175,9 @@ def alone_warning(art: Artifact, where: list[Where], loc: Loc, selector_text: st
     why = tools.alone_at(art.data, where[0]) if len(where) == 1 else None
     if why is None:
         return None
-    return Problem("SC324", loc, f"'{selector_text}' in {art.rel}: {why}",
-                   "rerun the benchmark until every request succeeds to judge the claim with its runs' interval")
+    return Problem("SC324", loc, f"'{selector_text}' in {art.rel}: {why}", with_short_form(
+        art.data, where[0], "rerun the benchmark until every request succeeds to judge the claim with its runs' "
+        "interval"))
 
 
 def check_recognised(art: Artifact, where: list[Where], unit: str | None, loc: Loc, selector_text: str,

@@ -36,13 +36,18 @@ def judge(status: str, m: Measurement, c: Comparison, bar: Bar | None = None, st
               "SC506": f"the {interval} {_reaches(m, c, 'best', bar)}",
               "SC504": f"it leads by {c.margin:.1%}, within the parity tolerance of {c.tolerance:.0%}",
               "SC321": stat_why}.get(code, f"the result is {gap_words(c)}{tol}")
-    if code == "SC321" or (code in ("SC505", "SC506") and given in ("inconclusive", "trails") and not c.within):
+    if c.unbounded:
+        detail = verdict_reason("trails", m, c)
+    if c.unbounded or code == "SC321" or (code in ("SC505", "SC506") and given in ("inconclusive", "trails") and
+                                          not c.within):
         because = f"the evidence gives {given}"  # the detail has said why
     return Problem(code, ("status",), f"status is {status}, but {detail}; {because}: {shown}", hint)
 
 
 def _refusal_code(status: str, given: str, c: Comparison, stat_ok: bool) -> str:
     """The rule a refused status breaks (docs/rules.md): by the status typed, and the first condition it misses."""
+    if c.unbounded:  # behind without bound (issue 41)
+        return {"leads": "SC501", "parity": "SC503", "trails": "SC502"}.get(status, "SC514")
     if status == "leads":
         if not stat_ok:
             return "SC321"
@@ -65,11 +70,10 @@ def verdict_reason(given: str, m: Measurement, c: Comparison, bar: Bar | None = 
     if given == "leads":
         return f"{what} is {gap_words(c)}, beyond {tol}, and the whole {interval} is better than the bar"
     if given == "parity":
-        if c.zero_bar:
-            return f"the {interval} reaches the bar of 0" if m.has_interval else "the value is exactly the bar of 0"
-        if not m.has_interval and not (bar is not None and bar.has_interval):
-            return f"{what} is {gap_words(c)}, within {tol} (one number: its run-to-run noise is not known)"
-        return f"the {interval}'s worse end is not behind the bar by more than {tol}"
+        return _parity_reason(m, c, bar, what, tol, interval)
+    if c.unbounded and m.summary is not None:
+        return (f"{m.summary.failures:,} of the {m.summary.n:,} requests failed, each counted as the slowest, so "
+                f"the {m.summary.stat} of all is unbounded: behind by more than any tolerance")
     if given == "trails":
         if c.margin < 0 and not c.within:
             return f"{what} is {gap_words(c)}, beyond {tol}"
@@ -82,6 +86,14 @@ def verdict_reason(given: str, m: Measurement, c: Comparison, bar: Bar | None = 
     if math.isinf(c.worse_end):
         return f"{what} is {gap_words(c)}, and the {interval} {_reaches(m, c, 'worst', bar)}"
     return f"{what} is {gap_words(c)}, and the {interval} reaches from behind by more than {tol} to the bar"
+
+
+def _parity_reason(m: Measurement, c: Comparison, bar: Bar | None, what: str, tol: str, interval: str) -> str:
+    if c.zero_bar:
+        return f"the {interval} reaches the bar of 0" if m.has_interval else "the value is exactly the bar of 0"
+    if not m.has_interval and not (bar is not None and bar.has_interval):
+        return f"{what} is {gap_words(c)}, within {tol} (one number: its run-to-run noise is not known)"
+    return f"the {interval}'s worse end is not behind the bar by more than {tol}"
 
 
 def _g(x: float) -> str:
@@ -124,6 +136,9 @@ def _reaches(m: Measurement, c: Comparison, which: str, bar: Bar | None = None) 
                 f"({what} needs {needed} runs)")
     needed = m.needs_low if end == "low" else m.needs_high
     level = percent(m.level or stats.LEVEL)
+    if needed is None and m.failures:
+        return (f"has no {end} end: {m.failures:,} requests failed, each counted as the slowest, and they reach "
+                "that end's rank")
     if needed is None:
         return f"has no {end} end: the interval through the formula is unbounded (a divisor's interval reaches 0)"
     if m.summary is None:
@@ -137,8 +152,12 @@ def _shown(m: Measurement, c: Comparison, bar: Bar | None = None) -> str:
     with one) and the direction."""
     converted = f" (= {_g(m.value)} {m.unit})" if m.unit.strip() != c.unit.strip() else ""
     text = f"{_g(c.value)} {c.unit}{converted}"
-    if m.summary is not None:
-        text = f"the {m.summary.stat} {text} of " + ("one run" if m.summary.n == 1 else f"n = {m.summary.n} runs")
+    s = m.summary
+    if s is not None and s.failures:  # requests, some failed (issue 41)
+        over = f"of the {s.n - s.failures:,} that succeeded" if s.unbounded else "of all"
+        text = f"the {s.stat} {over} {text} (n = {s.n:,} requests, {s.failures:,} failed)"
+    elif s is not None:
+        text = f"the {s.stat} {text} of " + ("one run" if s.n == 1 else f"n = {s.n} runs")
     if c.low is not None or c.high is not None:
         low = "…" if c.low is None else _g(c.low)
         high = "…" if c.high is None else _g(c.high)

@@ -115,6 +115,8 @@ MAX_SPAN = 8.0  # the overview's axis reaches at most this factor either side of
 def position(c: Comparison) -> float:
     """Ours against the bar as one factor, oriented so that ahead is above 1: the ratio where higher is better, its
     inverse where lower is; against a zero bar, or across zero, only the side (0 or infinity; 1 at the bar)."""
+    if c.unbounded:  # behind without bound: at the edge behind
+        return 0.0
     ratio = c.ratio
     if ratio is None or ratio <= 0:
         return math.inf if c.margin > 0 else 0.0 if c.margin < 0 else 1.0

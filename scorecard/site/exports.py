@@ -85,7 +85,7 @@ def dimension_data(d: ResolvedDimension) -> dict:
         "claim_text": prose_text(d, "claim"), "note_text": prose_text(d, "note") or None,
         "measured": None if m is None else measured_data(m),
         "bar": bar_data(d),
-        "comparison": None if c is None else {"ratio": c.ratio, "margin": c.margin,
+        "comparison": None if c is None else {"ratio": c.ratio, "margin": _margin(c),
                                               "standing": None if d.status == "simulated" else c.standing,
                                               "better": c.better,
                                               "value": c.value, "unit": c.unit, "low": c.low, "high": c.high,
@@ -126,12 +126,19 @@ def measured_data(m) -> dict:
            "meta": first.meta, "simulated": m.simulated, "sample": m.sample,
            "n": mm.n, "stat": s.stat if s else None, "low": mm.low, "high": mm.high,
            "interval": mm.interval_from or None, "coverage": mm.coverage, "level": mm.level, "expr": mm.expr}
+    if mm.failures:  # requests that failed, each counted as the slowest; unbounded: value is the successful ones'
+        out.update(failed=mm.failures, unbounded=mm.unbounded)
     if mm.expr:
         out["inputs"] = {src.name: {"value": src.value, "unit": src.unit, "evidence": src.evidence,
                                     **({"pointer": src.at, "tool": _tool(src)} if src.kind == "format"
                                        else {src.kind: src.selector}),
                                     "n": src.summary.n if src.summary else 1, "meta": src.meta} for src in mm.sources}
     return out
+
+
+def _margin(c) -> float | None:
+    """The margin as exported: none where the value of all requests is unbounded (failed requests, issue 41)."""
+    return None if c.unbounded else c.margin
 
 
 def _pointer(src) -> str | None:
@@ -191,7 +198,7 @@ def csv_row(cat_slug: str, d: ResolvedDimension) -> list[str]:
     return [_csv_text(d.id), _csv_text(cat_slug), _csv_text(model.title), d.status, _csv_text(prose_text(d, "claim")),
             _csv_number(mm.value if mm else None), _csv_text(mm.unit if mm else None), _csv_number(bar.value),
             _csv_text(bar.unit), sota.better or "", bar.kind, _csv_number(c.ratio if c else None),
-            _csv_number(c.margin if c else None), _csv_number(c.band if c and d.status == "parity" else None),
+            _csv_number(_margin(c) if c else None), _csv_number(c.band if c and d.status == "parity" else None),
             _csv_text(sota.source), sota.date, sota.checked or "",
             _csv_text(first.evidence if first else None),
             _csv_text(_pointer(first) if first else None),

@@ -38,10 +38,9 @@ from .markup import brief, markdown_block, markdown_inline, markup_bytes, title_
 from ..ledger.cache import key_bytes
 from ..core.paths import builtin_templates
 from .themes import LedgerTemplates, keep_location, template_cache
-from .views import (MAX_VIEW_BYTES, MAX_VIEW_LINES, STATUS_LABELS, bar_kind, bar_text, category_badge_text, prose,
-                    prose_text, json_or_none, carried_as, cited_values, json_lines, measured_detail, measured_text,
-                    pointer_anchor,
-                    review_counts, standing_text, status_words)
+from .jsonview import MAX_VIEW_BYTES, MAX_VIEW_LINES, cited_values, json_lines, json_or_none, pointer_anchor
+from .views import (STATUS_LABELS, bar_kind, bar_text, category_badge_text, prose, prose_text, carried_as,
+                    measured_detail, measured_text, review_counts, standing_text, status_words)
 from ..history.timeline import as_data
 
 if TYPE_CHECKING:

@@ -6,23 +6,20 @@ no templates, no disk.
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
 from ..measure import units
 from ..measure.compare import gap_words, in_unit
-from ..measure.evidence import JsonValue, escape_token
 from ..measure.reading import Measurement
 from ..measure.numfmt import fmt_number, fmt_percent, fmt_range, fmt_ratio, fmt_value, glue, scaled
 from ..measure.prose import QUOTE, fill, split
 from ..core.paths import name_suffix
 from .markup import markdown_block, markdown_inline
 from .resolve import ResolvedCategory, ResolvedDimension
-from ..measure.evidence import PointerError, resolve_pointer
 
 
 # The only files copied raw into the site: data, plain text and images that cannot script, by
@@ -142,6 +139,8 @@ def measured_detail(d: ResolvedDimension) -> str:
     m = _measurement(d)
     s = m.summary
     interval = None if m.low is None or m.high is None else _range(d, m.low, m.high, m.unit, m.value)
+    if s is not None and s.failures:
+        return _failed_detail(s, interval, m.level or s.level)
     if m.interval_from == "artifact" and interval:  # who states the level: the tool, or the ledger (issue 41)
         level = f"{fmt_percent(m.level)} " if m.level else ""
         tool = m.sources[0].tool if m.sources else None
@@ -166,6 +165,16 @@ def measured_detail(d: ResolvedDimension) -> str:
         return (f"{runs}; range {_range(d, s.lowest, s.highest, m.unit, m.value)}; too few runs for the "
                 f"{fmt_percent(s.level)} interval's {end} end (it needs {needed})")
     return f"{runs}; range {_range(d, s.lowest, s.highest, m.unit, m.value)}"
+
+
+def _failed_detail(s, interval: str | None, level: float) -> str:
+    """What qualifies a statistic of requests some of which failed, each counted as the slowest (issue 41)."""
+    if s.unbounded:
+        return (f"{s.stat} of the {s.n - s.failures:,} requests that succeeded; {s.failures:,} of the {s.n:,} "
+                f"failed, so the {s.stat} of all is unbounded: a failed request counts as the slowest")
+    said = f"{fmt_percent(level)} CI {interval}" if interval else \
+        f"the {fmt_percent(level)} interval's slow end is unbounded"
+    return f"{s.stat} of n = {s.n:,} requests, {s.failures:,} failed (each counted as the slowest); {said}"
 
 
 def interval_text(d: ResolvedDimension) -> str:
@@ -238,17 +247,12 @@ def _escape_quoted(text: str) -> str:
                    "${" + p.name + "}" for p in pieces)
 
 
-def pointer_anchor(pointer: str) -> str:
-    """The element id (and fragment) for a JSON pointer on an evidence page: no spaces, URL-safe."""
-    return "p" + quote(pointer, safe="/~-._!$'()*+,;=:@")
-
-
 def standing_text(d: ResolvedDimension) -> str:
     """Where the value stands, in the words of its status (the one the evidence gives): '37% ahead of the bar',
     '12.4× slower than the bar', 'level with the bar: within ±5% (2.4% behind)', 'not behind the bar by more than
     5% (the interval reaches 18% ahead)', 'not yet placed: 2.4% behind by the point estimate; …'."""
     text = _standing(d)
-    return f"{text}; {RATIO}" if text and d.record.model.share is False and _in_percent(d) else text
+    return f"{text}; {RATIO}" if text and _in_percent(d) and d.record.model.share is False else text
 
 
 RATIO = "judged as a ratio, not as a share (share: false)"  # a gain in percent, said where a reader sees it (issue 41)
@@ -299,90 +303,6 @@ def _runs_to_place(d: ResolvedDimension) -> str:
     s = m.summary
     what = f"the {s.stat}'s" if s is not None else "the formula's"
     return f"{m.missing_end[1]} runs give {what} interval at {fmt_percent(m.level or 0.95)}"
-
-
-# An artifact larger than this (bytes, or pretty-printed lines) gets a summary page: its cited
-# values, meta, size and digest, and the download link; not a page of hundreds of megabytes.
-MAX_VIEW_BYTES = 1024 * 1024
-
-
-MAX_VIEW_LINES = 20000
-
-
-def json_or_none(raw: bytes) -> JsonValue:
-    try:
-        return json.loads(raw.decode("utf-8-sig"))
-    except (ValueError, RecursionError):
-        return None
-
-
-def cited_values(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
-    """Each cited pointer of a large artifact with its value (shortened) and who cites it."""
-    out = []
-    for pointer, by in sorted(cited.items()):
-        try:
-            value = json.dumps(resolve_pointer(data, pointer), ensure_ascii=False)
-        except (PointerError, ValueError, RecursionError):
-            continue
-        out.append({"id": pointer_anchor(pointer), "pointer": pointer or "/", "cited_by": by,
-                    "value": value if len(value) <= 200 else value[:199] + "…"})
-    return out
-
-
-FOLD_OVER = 50  # an array of more numbers than this is folded on the viewer, with its count
-_ENTRY_NAMES = ("name", "fullname", "command", "benchmark", "test")  # what names an entry of a tool's list
-
-
-def json_lines(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
-    """Pretty-printed JSON as lines, each value's first line carrying its pointer's anchor (and, where a dimension
-    cites it, its path as a breadcrumb, and the name of the tool's entry it is in); the elements of an array of
-    more than FOLD_OVER numbers between a {"fold": count} line and a {"fold_end": True} one."""
-    lines: list[dict] = []
-    closing: dict[str, object] = {"id": None, "pointer": None, "cited_by": [], "path": "", "entry": "", "say": False}
-
-    def emit(value, pointer: str, indent: int, key: str | None, last: bool, path: str,
-             entry: str = "", parent_by: list[str] | None = None) -> None:
-        prefix = "  " * indent + (json.dumps(key, ensure_ascii=False) + ": " if key is not None else "")
-        comma = "" if last else ","
-        by = cited.get(pointer, [])
-        anchor = {"id": pointer_anchor(pointer), "pointer": pointer or "/", "cited_by": by, "path": path if by else "",
-                  "entry": entry, "say": bool(by) and by != parent_by}  # an element cited as its array is: no note
-        if isinstance(value, dict) and value:
-            lines.append({"text": prefix + "{", **anchor})
-            items = list(value.items())
-            named = next((v for k, v in items if k in _ENTRY_NAMES and isinstance(v, str)), None)
-            inner = named if named is not None and path.endswith("]") else entry
-            for i, (k, v) in enumerate(items):
-                emit(v, f"{pointer}/{escape_token(k)}", indent + 1, k, i == len(items) - 1, path + _member(k),
-                     inner, by)
-            lines.append({"text": "  " * indent + "}" + comma, **closing})
-        elif isinstance(value, list) and value:
-            lines.append({"text": prefix + "[", **anchor})
-            fold = len(value) > FOLD_OVER and all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                                  for v in value)
-            if fold:
-                lines.append({"fold": len(value), "text": "  " * (indent + 1)})
-            for i, v in enumerate(value):
-                emit(v, f"{pointer}/{i}", indent + 1, None, i == len(value) - 1, f"{path}[{i}]", entry, by)
-            if fold:
-                lines.append({"fold_end": True})
-            lines.append({"text": "  " * indent + "]" + comma, **closing})
-        else:
-            lines.append({"text": prefix + json.dumps(value, ensure_ascii=False) + comma, **anchor})
-
-    emit(data, "", 0, None, True, "$")
-    return lines
-
-
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _member(key: str) -> str:
-    """A member's step in a JSONPath: .name, or ['any key'] (RFC 9535 normalized form)."""
-    if _NAME.fullmatch(key):
-        return f".{key}"
-    inner = json.dumps(key, ensure_ascii=False)[1:-1].replace('\\"', '"').replace("'", "\\'")
-    return f"['{inner}']"
 
 
 def review_counts(dimensions) -> dict[str, int]:

@@ -31,6 +31,7 @@ class Picked:
     alone: str = ""  # why a value stands without its runs, shown beside it ("the file holds no runs: ...")
     warn: bool = False  # whether standing alone deserves a warning (runs the file holds are not measurements)
     also: tuple[str, ...] = ()  # other files of the ledger read to know it (asv's benchmarks.json, for the unit)
+    failures: int = 0  # failed requests beside the runs (where): each enters at the slow end (serving, issue 41)
 
 
 class Inconsistent(Exception):

@@ -124,6 +124,9 @@ def pick(data: Any, req: Request) -> Picked:
         return Picked(((name,),), False, RATES[name], f"the tool writes {name} per second", None,
                       f"measured once per run; {_ALONE_RATE.format(bad)}" if bad else "measured once per run",
                       warn=bool(bad))
+    listed = _runs_with_failures(data, name) if bad else None
+    if listed is not None:  # the error list says which failed: each enters as the slowest request (issue 41)
+        return Picked(listed[0], True, "s", _FROM_S, failures=listed[1])
     runs = _runs(data, name) if not bad else None
     if runs:
         return Picked(runs, True, "s", _FROM_S)
@@ -156,6 +159,22 @@ def _runs(data: dict, name: str) -> tuple[Where, ...] | None:
                        for place in ([(key, i, j) for j in range(len(gaps))] if isinstance(gaps, list) else [(key, i)]))
         return places or None
     return tuple((key, i) for i in range(len(found)))
+
+
+def _runs_with_failures(data: dict, name: str) -> tuple[tuple[Where, ...], int] | None:
+    """(the successful requests' places, how many failed) where the per-request error list says which failed, entry
+    by entry beside the per-request array; None where it does not (then only the tool's statistic is read)."""
+    key = RUNS.get(name)
+    found, errors = data.get(key) if key is not None else None, data.get("errors")
+    if key is None or not isinstance(found, list) or not isinstance(errors, list) or len(errors) != len(found):
+        return None
+    ok = [i for i, e in enumerate(errors) if not e]
+    if name == "itl":  # every gap of every request that succeeded (a failed one has none)
+        places = tuple(place for i in ok for place in ([(key, i, j) for j in range(len(found[i]))]
+                                                        if isinstance(found[i], list) else [(key, i)]))
+    else:
+        places = tuple((key, i) for i in ok)
+    return (places, len(found) - len(ok)) if places else None
 
 
 def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
@@ -214,7 +233,7 @@ def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
     """The tool's statistic a pointer names (median_ttft_ms) and the per-request times it summarised, where every
     request succeeded."""
     if len(where) != 1 or not isinstance(where[0], str) or failed(data) or none_succeeded(data):
-        return None
+        return None  # with failures, the number at the pointer is the successful requests' (format: reads them all)
     head, _, rest = where[0].partition("_")
     name = next((m for m, words in STATS.items() for w in words if rest == f"{w}_ms"), None)
     stat = _stat_of(head)

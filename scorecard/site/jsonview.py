@@ -1,0 +1,99 @@
+"""The evidence viewer's JSON: an artifact pretty-printed as lines, each value anchored by its JSON pointer and
+marked where a dimension cites it; a large artifact's cited values alone."""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import quote
+
+from ..measure.evidence import JsonValue, PointerError, escape_token, resolve_pointer
+
+
+def pointer_anchor(pointer: str) -> str:
+    """The element id (and fragment) for a JSON pointer on an evidence page: no spaces, URL-safe."""
+    return "p" + quote(pointer, safe="/~-._!$'()*+,;=:@")
+
+
+# An artifact larger than this (bytes, or pretty-printed lines) gets a summary page: its cited
+# values, meta, size and digest, and the download link; not a page of hundreds of megabytes.
+MAX_VIEW_BYTES = 1024 * 1024
+
+
+MAX_VIEW_LINES = 20000
+
+
+def json_or_none(raw: bytes) -> JsonValue:
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        return None
+
+
+def cited_values(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
+    """Each cited pointer of a large artifact with its value (shortened) and who cites it."""
+    out = []
+    for pointer, by in sorted(cited.items()):
+        try:
+            value = json.dumps(resolve_pointer(data, pointer), ensure_ascii=False)
+        except (PointerError, ValueError, RecursionError):
+            continue
+        out.append({"id": pointer_anchor(pointer), "pointer": pointer or "/", "cited_by": by,
+                    "value": value if len(value) <= 200 else value[:199] + "…"})
+    return out
+
+
+FOLD_OVER = 50  # an array of more numbers than this is folded on the viewer, with its count
+_ENTRY_NAMES = ("name", "fullname", "command", "benchmark", "test")  # what names an entry of a tool's list
+
+
+def json_lines(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
+    """Pretty-printed JSON as lines, each value's first line carrying its pointer's anchor (and, where a dimension
+    cites it, its path as a breadcrumb, and the name of the tool's entry it is in); the elements of an array of
+    more than FOLD_OVER numbers between a {"fold": count} line and a {"fold_end": True} one."""
+    lines: list[dict] = []
+    closing: dict[str, object] = {"id": None, "pointer": None, "cited_by": [], "path": "", "entry": "", "say": False}
+
+    def emit(value, pointer: str, indent: int, key: str | None, last: bool, path: str,
+             entry: str = "", parent_by: list[str] | None = None) -> None:
+        prefix = "  " * indent + (json.dumps(key, ensure_ascii=False) + ": " if key is not None else "")
+        comma = "" if last else ","
+        by = cited.get(pointer, [])
+        anchor = {"id": pointer_anchor(pointer), "pointer": pointer or "/", "cited_by": by, "path": path if by else "",
+                  "entry": entry, "say": bool(by) and by != parent_by}  # an element cited as its array is: no note
+        if isinstance(value, dict) and value:
+            lines.append({"text": prefix + "{", **anchor})
+            items = list(value.items())
+            named = next((v for k, v in items if k in _ENTRY_NAMES and isinstance(v, str)), None)
+            inner = named if named is not None and path.endswith("]") else entry
+            for i, (k, v) in enumerate(items):
+                emit(v, f"{pointer}/{escape_token(k)}", indent + 1, k, i == len(items) - 1, path + _member(k),
+                     inner, by)
+            lines.append({"text": "  " * indent + "}" + comma, **closing})
+        elif isinstance(value, list) and value:
+            lines.append({"text": prefix + "[", **anchor})
+            fold = len(value) > FOLD_OVER and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                  for v in value)
+            if fold:
+                lines.append({"fold": len(value), "text": "  " * (indent + 1)})
+            for i, v in enumerate(value):
+                emit(v, f"{pointer}/{i}", indent + 1, None, i == len(value) - 1, f"{path}[{i}]", entry, by)
+            if fold:
+                lines.append({"fold_end": True})
+            lines.append({"text": "  " * indent + "]" + comma, **closing})
+        else:
+            lines.append({"text": prefix + json.dumps(value, ensure_ascii=False) + comma, **anchor})
+
+    emit(data, "", 0, None, True, "$")
+    return lines
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _member(key: str) -> str:
+    """A member's step in a JSONPath: .name, or ['any key'] (RFC 9535 normalized form)."""
+    if _NAME.fullmatch(key):
+        return f".{key}"
+    inner = json.dumps(key, ensure_ascii=False)[1:-1].replace('\\"', '"').replace("'", "\\'")
+    return f"['{inner}']"
