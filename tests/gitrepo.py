@@ -74,6 +74,7 @@ def scripted_history(dest: Path) -> tuple[Path, dict[str, str]]:
     c7  day 190  merge of a branch on which the SOTA bar of alpha went from 10 to 10.1
     """
     root = copy_ledger(LEDGERS / "base", dest)
+    edit(root, "claims/core/alpha.yaml", "claim: 12 req/s", "claim: ${value}")  # follows the reruns below
     git(root, "init", "-q", "-b", "main")
     ids = {"c1": commit(root, "initial ledger", 9)}
     set_rps(root, 13)

@@ -22,6 +22,8 @@ READERS = (["history"], ["history", "alpha"], ["diff", "HEAD~1", "HEAD"], ["vali
 
 def _two_commits(tmp_path: Path) -> Path:
     root = shutil.copytree(LEDGERS / "base", tmp_path / "ledger")
+    alpha = root / "claims/core/alpha.yaml"
+    alpha.write_text(alpha.read_text().replace("claim: 12 req/s", "claim: ${value}"))  # follows the rerun
     git(root, "init", "-q", "-b", "main")
     commit(root, "start", 1)
     set_rps(root, 13)

@@ -259,6 +259,7 @@ def test_a_simulated_value_is_never_called_measured(tmp_path):
 
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     edit_file(root, "claims/core/alpha.yaml", "status: leads", "status: simulated")
+    edit_file(root, "claims/core/alpha.yaml", "claim: 12 req/s", "claim: modelled at ${value}")
     edit_file(root, "scorecard.yaml", "stale_after_months: 24",
               "stale_after_months: 24\nstale_evidence_after_months: 12")
     git(root, "init", "-q")

@@ -52,7 +52,7 @@ def test_literal_dollar_brace():
     ("a ${valeu} b", "${valeu} is not a placeholder", 2),
     ("${}", "${} is not a placeholder", 0),
     ("x ${value", "'${' is not closed", 2),
-    ("${quote}", "${quote} quotes nothing", 0),
+    ("${quote}", "${quote} marks nothing", 0),
     ("${quote ${value}}", "holds a placeholder", 0),
     ("${value 3}", "${value} takes nothing after its name", 0),
 ])
@@ -106,7 +106,6 @@ def test_each_comparable_unit_is_checked(written, value, unit):
 @pytest.mark.parametrize("text, unit", [
     ("batch 32, 8 cores, in 2025, 99 %, 2025-09", "ms"),  # other units, none comparable with ms
     ("an H100, the 50x5 workload, v2.1, 3rd, p99", "ms"),  # glued to letters
-    ("`95 ms` in a code span and ``95 ms`` too", "ms"),
     ("the rival's ${quote 95 ms}", "ms"),
     ("a 3.1x lead, 8% behind", "ms"),  # x and % only against a result in x or %
     ("costs $0.40 per run", "USD"),  # a currency sign before the number is not read
@@ -115,6 +114,13 @@ def test_each_comparable_unit_is_checked(written, value, unit):
 ])
 def test_numbers_left_alone(text, unit):
     assert warned(text, Known(1, unit, "the value")) == []
+
+
+@pytest.mark.parametrize("text", ["`95 ms` in a code span", "``95 ms`` too", "`95\nms`",
+                                  "| system | TTFT (ms) |\n|---|---:|\n| ours | 95 |"])
+def test_a_number_in_a_code_span_or_a_table_cell_is_read(text):
+    """Issue 42: a code span shows its number like any other text, and a table cell its column's unit."""
+    assert warned(text, Known(1, "ms", "the value")) == ["95 ms"]
 
 
 def test_ranges_take_the_unit_of_their_second_end():
@@ -243,13 +249,14 @@ _PIECES = st.sampled_from(["95", "81", "9", "5", " ", "ms", " ms", "s", "**", "*
 @given(st.lists(_PIECES, max_size=30).map("".join))
 def test_every_number_the_page_shows_is_read(text):
     """Differential, against the renderer itself: each number with a unit in the text of the rendered note (code
-    left out, as the check leaves it) is one the check reads (a unit it does not know compares with nothing)."""
+    spans included; code blocks left out, as the check leaves them) is one the check reads (a unit it does not
+    know compares with nothing)."""
     import html
 
     from scorecard.site.markup import markdown_block
 
     shown_text = re.sub("[\ue000-\ue01f]", "", text)  # as the site takes it
-    page = re.sub(r"<code[^>]*>.*?</code>", " ", str(markdown_block(shown_text)), flags=re.S)  # code: left alone
+    page = re.sub(r"<pre[^>]*>.*?</pre>", " ", str(markdown_block(shown_text)), flags=re.S)  # code blocks: alone
     page = re.sub(r"</(?:p|pre|li|h[1-6]|blockquote|td|th)>", " ¶ ", page)  # a number and a unit in two blocks
     page = html.unescape(re.sub(r"<[^>]+>", "", page))
     shown = {(w.value, w.unit) for w in typed.written_numbers(page, plain=True) if units.parse(w.unit).known}
@@ -333,7 +340,7 @@ def test_a_quoted_number_is_marked_on_the_page_and_never_breaks_it(tmp_path, not
 
         def handle_starttag(self, tag, attrs):
             self.bad += [v for _, v in attrs if v and "<span" in v]
-            if tag == "span" and ("class", "quoted") in attrs or self.depth:
+            if tag == "span" and "quoted" in (dict(attrs).get("class") or "").split() or self.depth:
                 self.depth += 1
 
         def handle_endtag(self, tag):
@@ -381,7 +388,7 @@ def test_ratio_fills_only_between_two_positive_numbers_and_gap_always(tmp_path, 
 
 def test_an_x_result_may_quote_its_ratio_and_a_formula_its_inputs(tmp_path):
     rel = "claims/tool-output/peak-decode-vs-sglang.yaml"
-    note = "note: 1,380 tok/s against 1,840 tok/s, a ratio of 0.75x\n"
+    note = "note: fak's 1,380 tok/s against sglang's 1,840 tok/s, a ratio of 0.75x\n"
     assert _validated(tmp_path / "a", "good/measurements", {rel: {"result:": note + "result:"}}) == []
     drifted = note.replace("1,840", "1,700")
     found = _validated(tmp_path / "b", "good/measurements", {rel: {"result:": drifted + "result:"}})

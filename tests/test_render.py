@@ -129,6 +129,7 @@ def test_the_overview_keeps_any_gap_inside_a_readable_axis(base_ledger, values):
         record["status"] = "leads" if value > 10.5 else "trails" if value < 9.5 else "parity"  # one number: exact
         record["result"] = {"evidence": f"evidence/v{i}.json", "pointer": "/v", "unit": "req/s"}
         record["trace"] = [f"evidence/v{i}.json"]
+        record["claim"] = "${value}"  # the typed 12 req/s would be a figure the evidence does not give (SC513)
         (base_ledger / f"evidence/v{i}.json").write_text(f'{{"v": {value!r}}}')
         (base_ledger / f"claims/core/v{i}.yaml").write_text(pyyaml.safe_dump(record))
     result, store = pipeline.validate(base_ledger)

@@ -345,7 +345,7 @@ def test_a_value_not_compared_with_its_bar_says_why(tmp_path):
     root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
     alpha = root / "claims/core/alpha.yaml"
     alpha.write_text(alpha.read_text().replace("status: leads", "status: simulated").replace(
-        "  unit: req/s\ntrace:", "  unit: ms\ntrace:"))
+        "  unit: req/s\ntrace:", "  unit: ms\ntrace:").replace("claim: 12 req/s", "claim: modelled at 12 ms"))
     out = pipeline.build(root, root / "site")
     assert not out.refused
     page = text_of((root / "site/core/index.html").read_text())

@@ -319,7 +319,10 @@ def test_google_benchmark_aggregate_by_pointer_is_judged_with_its_repetitions_tw
     ((0,), None),
     (("ttfts", 2), ("s", serving._FROM_S)),
     (("median_ttft_ms",), ("ms", serving._FROM_MS)),
-    (("completed",), None),
+    (("completed",), ("{requests}", "completed is a count the tool writes in {requests}")),
+    (("server_ttfts", 0), ("s", serving._FROM_S)),  # the review of issue 41: read as ms, 40 ms led as 0.04 ms
+    (("total_output_tokens",), ("tok", "total_output_tokens is a count the tool writes in tok")),
+    (("backend",), None),
 ])
 def test_serving_units(where, unit):
     assert serving.unit_at(SV, where) == unit
@@ -629,10 +632,14 @@ def test_a_number_edited_in_for_a_list_of_runs_is_not_all_of_them():
 
 # --- what the review of the hostile pass's fixes found ---------------------------------------------
 
-@pytest.mark.parametrize(("pointer", "counted"), [("/failed", 1), ("/completed", 5), ("/total_output_tokens", 40)])
-def test_a_serving_runs_counts_are_measured(pointer, counted):
-    """"No request failed" is an honest claim: a run's counts stay readable."""
-    assert value(SV, pointer=pointer, unit="x").value == counted
+@pytest.mark.parametrize(("pointer", "unit", "counted"), [("/failed", "{requests}", 1),
+                                                          ("/completed", "{requests}", 5),
+                                                          ("/total_output_tokens", "tok", 40)])
+def test_a_serving_runs_counts_are_measured_in_their_units(pointer, unit, counted):
+    """"No request failed" is an honest claim: a run's counts stay readable, in the unit they count (the review of
+    issue 41: /failed typed as ms led a 100 ms bar as '2 ms')."""
+    assert value(SV, pointer=pointer, unit=unit).value == counted
+    assert problem(SV, pointer=pointer, unit="ms")[0] == "SC511"
 
 
 def test_the_memory_pyperf_records_in_metadata_is_read_in_bytes():

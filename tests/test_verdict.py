@@ -203,10 +203,10 @@ def test_a_modelled_number_gets_no_verdict_word_and_is_counted_apart(base_ledger
 
     alpha = base_ledger / "claims/core/alpha.yaml"
     alpha.write_text(alpha.read_text().replace("status: leads", "status: simulated").replace(
-        "claim: 12 req/s", "claim: modelled at 12 req/s"))
+        "claim: 12 req/s", "claim: modelled at 9.67 req/s"))
     (base_ledger / "evidence/run.json").write_text('{"meta": {"date": "2026-02-01"}, "runs": [{"rps": 9.67}]}\n')
     result, store = pipeline.validate(base_ledger)
-    assert [f.code for f in result.findings if f.severity == "error"] == []
+    assert [f.message for f in result.findings if f.severity == "error"] == []
     resolved = resolve_ledger(result.ledger, store)
     d = resolved.categories[0].dimensions[0]
     assert standing_text(d) == "modelled: 3.3% behind the bar"

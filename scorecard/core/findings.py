@@ -197,8 +197,15 @@ RULES: dict[str, Rule] = _rules(
     ("SC515", "tolerance-too-wide", "error", "parity_tolerance is over 0.2: a 'level' that wide says nothing."),
     ("SC516", "no-number-to-judge", "error", "status leads or parity against a bar with no number: nothing can check "
      "it; only trails or inconclusive (which claim nothing in our favour) validate."),
-    ("SC513", "prose-number", "warning", "A number typed in claim: or note: with a unit comparable to the result's is "
-     "not the value, an interval end, the bar, the ratio or an input at the precision it is written with."),
+    ("SC513", "prose-number", "error", "A number typed in claim: or note: with a unit comparable to the result's is "
+     "not the value, an interval end, the bar, the ratio or an input at the precision it is written with, or a "
+     "favourable gap larger than the evidence gives."),
+    ("SC517", "prose-direction", "error", "A gap typed beside a comparison with the bar says the other direction: "
+     "'54.4% faster' of a result 54.4% slower."),
+    ("SC518", "prose-status-words", "error", "Words of standing that the status does not give: 'beats the bar' on a "
+     "record that trails, 'level with the bar' on one the runs cannot place."),
+    ("SC519", "prose-whose-number", "error", "A number typed as ours that is the bar's, an interval end, a run's or an "
+     "input's, without the words that say whose it is."),
     # Sources
     ("SC601", "source-not-url", "error", "sota.source is not an http(s) URL."),
     ("SC602", "date-in-future", "error", "sota.date is in the future."),

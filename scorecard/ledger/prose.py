@@ -4,7 +4,9 @@ there that the numbers the claim rests on do not give (SC513)."""
 from __future__ import annotations
 
 from ..core.findings import Finding, finding
-from ..measure import compare, prose, typed, units, verdict
+import re
+
+from ..measure import compare, prose, stance, typed, units, verdict
 from ..measure.pagetext import readings
 from ..measure.measured import Bar, Measurement
 from ..measure.numfmt import fmt_number, fmt_range, fmt_ratio, fmt_value
@@ -19,31 +21,89 @@ _HINT = ("write the number as a placeholder (${value}, ${bar}, ${interval}, ...)
 def check(rec: DimensionRecord, value: Measurement | None, bar: Bar, tolerance: float,
           findings: list[Finding]) -> None:
     """SC211 for each placeholder that cannot be read, or that nothing in the record fills; SC513 for each number
-    typed with a comparable unit that no number read gives at its written precision."""
-    dim, doc = rec.model, rec.doc
+    typed with a comparable unit that no number read gives at its written precision; SC519 for one that is not
+    ours typed as ours; SC517 and SC518 for words of standing the evidence does not give (issue 42)."""
+    dim = rec.model
     texts = [(f, t) for f in FIELDS if isinstance(t := getattr(dim, f), str)]
-    if not any("$" in t or (value is not None and typed.may_show_a_number(t)) for _, t in texts):
-        return  # nothing to fill and no number to check: the hook's common case, kept cheap
+    if not any("$" in t or (value is not None and typed.may_show_a_number(t)) or stance.may_say(t)
+               for _, t in texts):
+        return  # nothing to fill, no number to check, no word of standing: the hook's common case, kept cheap
     c = compare.compare(value, bar, tolerance, rec.model.share) if value is not None and bar.value is not None else None
     values = shown_values(value, bar, c)
+    where = standing(rec, c)
     for field, text in texts:
-        pos = doc.pos((field,))
-        for slip in prose.split(text)[1]:
-            findings.append(finding("SC211", doc.file, pos, f"{field}: {slip.message}", slip.hint))
-        if "${" in text and readings(text, values)[1]:
-            findings.append(finding("SC211", doc.file, pos, f"{field}: a number is typed against a placeholder: the "
-                                    "page would show them as one number", "put a space between the placeholder and "
-                                    "the number, or write the number as its own placeholder"))
-        if value is not None or dim.status not in MEASURED:  # else the result's own findings say why
-            for name in prose.names(text):
-                why = _unfilled(name, value, bar, c)
-                if why:
-                    findings.append(finding("SC211", doc.file, pos, f"{field}: nothing fills ${{{name}}}: {why}",
-                                            f"remove ${{{name}}}, or {_REMEDY[name]}"))
+        _check_placeholders(rec, field, text, value, bar, c, values, findings)
         if value is not None:
-            for miss in typed.check(text, known_numbers(value, bar, c), values):
-                findings.append(finding("SC513", doc.file, pos, f"{field} says {miss.written.text}; {_gives(miss)}",
-                                        _HINT))
+            _check_numbers(rec, field, text, known_numbers(value, bar, c), values, where, findings)
+        if _judged(rec, value, bar, c):
+            _check_words(rec, field, text, values, c, where, findings)
+
+
+def _check_placeholders(rec: DimensionRecord, field: str, text: str, value: Measurement | None, bar: Bar,
+                        c: compare.Comparison | None, values: dict[str, str], findings: list[Finding]) -> None:
+    """SC211: a placeholder that cannot be read, a number glued to one, or one nothing in the record fills."""
+    doc = rec.doc
+    pos = doc.pos((field,))
+    for slip in prose.split(text)[1]:
+        findings.append(finding("SC211", doc.file, pos, f"{field}: {slip.message}", slip.hint))
+    if "${" in text and readings(text, values)[1]:
+        findings.append(finding("SC211", doc.file, pos, f"{field}: a number is typed against a placeholder: the "
+                                "page would show them as one number", "put a space between the placeholder and "
+                                "the number, or write the number as its own placeholder"))
+    if value is not None or rec.model.status not in MEASURED:  # else the result's own findings say why
+        for name in prose.names(text):
+            why = _unfilled(name, value, bar, c)
+            if why:
+                findings.append(finding("SC211", doc.file, pos, f"{field}: nothing fills ${{{name}}}: {why}",
+                                        f"remove ${{{name}}}, or {_REMEDY[name]}"))
+
+
+def _check_numbers(rec: DimensionRecord, field: str, text: str, known: list[typed.Known], values: dict[str, str],
+                   where: stance.Standing, findings: list[Finding]) -> None:
+    """SC513 for a number no known number gives; SC519 for the bar's (or a run's, an end's) typed as ours."""
+    doc = rec.doc
+    pos = doc.pos((field,))
+    for miss in typed.check(text, known, values, where.bars):
+        if miss.unnamed is not None:
+            findings.append(finding("SC519", doc.file, pos, f"{field} says {miss.written.text}, which is "
+                                    f"{miss.unnamed.what}, not our value; {_gives(miss)}", _WHOSE))
+        else:
+            findings.append(finding("SC513", doc.file, pos, f"{field} says {miss.written.text}; {_gives(miss)}",
+                                    _HINT))
+
+
+def _judged(rec: DimensionRecord, value: Measurement | None, bar: Bar, c: compare.Comparison | None) -> bool:
+    """Whether the words can be judged: a record with no number (its words may claim nothing in our favour), or a
+    measured one whose value was read and compared with the bar, or whose bar has no number at all. A record whose
+    value or bar could not be read has its own findings; its words are not judged against a guess."""
+    if rec.model.status not in MEASURED:
+        return True
+    if value is None:
+        return False
+    return c is not None or (bar.value is None and rec.model.sota.result is None)
+
+
+_WHOSE = ("say whose number it is ('against the bar's 900 ms', 'the 95% interval 75–88 ms', 'fastest run 78 ms'), "
+          "or write it as its placeholder (${bar}, ${interval})")
+_CODES = {"direction": "SC517", "size": "SC513", "status": "SC518"}
+
+
+def _check_words(rec: DimensionRecord, field: str, text: str, values: dict[str, str], c: compare.Comparison | None,
+                 where: stance.Standing, findings: list[Finding]) -> None:
+    """SC517 for a gap said in the wrong direction, SC513 for a favourable one larger than the evidence gives, SC518
+    for words of a standing the status does not give (stance.py), each said once whatever the readings."""
+    if not stance.may_say(text):
+        return
+    doc = rec.doc
+    seen: set[tuple[str, str]] = set()
+    gap_text = compare.gap_words(c) if c is not None else ""
+    for scan in readings(text, values)[0]:
+        for said in stance.check(scan, where, gap_text):
+            if (said.rule, said.message) in seen:
+                continue
+            seen.add((said.rule, said.message))
+            findings.append(finding(_CODES[said.rule], doc.file, doc.pos((field,)), f"{field} {said.message}",
+                                    said.hint))
 
 
 _REMEDY = {"value": "give the record a measured status and a result", "n": "give the record a measured result",
@@ -92,15 +152,16 @@ def known_numbers(m: Measurement, bar: Bar, c: compare.Comparison | None) -> lis
     out = [typed.Known(m.value, m.unit, "the value")]
     for x, what in ((m.low, "the interval's low end"), (m.high, "the interval's high end")):
         if x is not None:
-            out.append(typed.Known(x, m.unit, what))
+            out.append(typed.Known(x, m.unit, what, "interval"))
     if m.summary is not None:
-        out += [typed.Known(m.summary.lowest, m.unit, "the lowest run"),
-                typed.Known(m.summary.highest, m.unit, "the highest run")]
+        lowest_best = bar.better != "higher"  # which run is the best, for 'fastest run 78 ms'
+        out += [typed.Known(m.summary.lowest, m.unit, "the lowest run", "best-run" if lowest_best else "worst-run"),
+                typed.Known(m.summary.highest, m.unit, "the highest run", "worst-run" if lowest_best else "best-run")]
     if bar.value is not None and bar.unit:
-        out.append(typed.Known(bar.value, bar.unit, "the bar"))
+        out.append(typed.Known(bar.value, bar.unit, "the bar", "bar"))
         b = bar.measured
         if b is not None:
-            out += [typed.Known(x, b.unit, f"the bar's interval's {end} end")
+            out += [typed.Known(x, b.unit, f"the bar's interval's {end} end", "bar")
                     for x, end in ((b.low, "low"), (b.high, "high")) if x is not None]
     shown = units.parse(m.unit)
     if c is not None and c.ratio is not None and not shown.dims and shown.factor == 1:  # x only against x
@@ -108,11 +169,36 @@ def known_numbers(m: Measurement, bar: Bar, c: compare.Comparison | None) -> lis
     if c is not None and (shown.dims or shown.factor == 1):  # a share's difference is in points, not %
         out.append(typed.Known(abs(c.value - c.bar), c.unit, typed.DIFFERENCE))
     if c is not None and c.ratio is not None and c.ratio > 0 and c.bar > 0 and c.margin != 0:  # 32% ahead, 4× faster
-        out += [typed.Known(abs(c.margin) * 100, "%", typed.GAP),
-                typed.Known(max(c.ratio, 1 / c.ratio), "x", typed.GAP)]
-    out += [typed.Known(src.value, src.unit, f"input '{src.name}'") for src in m.sources
+        out += [typed.Known(x * 100, "%", typed.GAP) for x in _percent_gaps(c)]
+        out.append(typed.Known(max(c.ratio, 1 / c.ratio), "x", typed.GAP))
+    out += [typed.Known(src.value, src.unit, f"input '{src.name}'", f"input:{src.name}") for src in m.sources
             if src.name is not None and src.unit]
     return out
+
+
+def _percent_gaps(c: compare.Comparison) -> list[float]:
+    """A gap in percent on either conventional base: 600 ms against 900 ms is 33% less time and 50% faster."""
+    assert c.ratio is not None and c.ratio > 0
+    return sorted({abs(c.ratio - 1), abs(1 / c.ratio - 1)})
+
+
+def standing(rec: DimensionRecord, c: compare.Comparison | None) -> stance.Standing:
+    """What the evidence gives, for the words' check (stance.py)."""
+    dim = rec.model
+    gaps: list[tuple[str, float]] = []
+    if c is not None and not c.unbounded:
+        if c.ratio is not None and c.ratio > 0 and c.bar > 0:
+            gaps += [("%", x * 100) for x in _percent_gaps(c)] + [("x", max(c.ratio, 1 / c.ratio))]
+        gaps.append((c.unit, abs(c.value - c.bar)))
+    status = dim.status if c is not None or dim.status not in MEASURED else "unplaced"
+    margin = None if c is None else (-1.0 if c.unbounded else c.margin)
+    names = tuple(_plain(x).lower() for x in dim.leaders if _plain(x).strip())
+    return stance.Standing(status, margin, c.band if c is not None else 0.0,
+                           c.better if c is not None else dim.sota.better, names, tuple(gaps))
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[*_`\[\]]|\(https?://[^)]*\)", "", text).strip()
 
 
 def _gives(miss: typed.Mismatch) -> str:

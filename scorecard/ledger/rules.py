@@ -168,7 +168,7 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tole
         return
     if sota.value is None or dim.status not in HONEST or units.parse(sota.unit or "").problem is not None:
         return
-    if m.failures and sota.better != "lower":
+    if m.failures and m.expr is None and sota.better != "lower":
         findings.append(finding("SC327", doc.file, doc.pos(("sota", "better")),
                                 f"{m.failures:,} requests failed and each counts as the slowest, but better is "
                                 f"{sota.better}: a failure would count in the claim's favour",

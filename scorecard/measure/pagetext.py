@@ -2,9 +2,9 @@
 
 Placeholders are filled with what they show, between marks (so that the numbers they give are known as theirs),
 or blanked; Markdown is reduced to its text (emphasis marks, links and references, escapes, entities, autolinks;
-code spans and indented code blocks blanked, as the check leaves code alone); Unicode is folded (NFKC: fullwidth
-digits, thin and no-break spaces), invisible characters (format, combining and private-use ones) dropped and white
-space read as one space. Pure: text in, text out.
+code spans shown as their text, indented code blocks blanked; a pipe table's bare numbers given their column's
+unit); Unicode is folded (NFKC: fullwidth digits, thin and no-break spaces), invisible characters (format,
+combining and private-use ones) dropped and white space read as one space. Pure: text in, text out.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def _readings(text: str, values_items: tuple[tuple[str, str], ...], plain: bool)
         return (normalise(text),), False
     values = dict(values_items)
     pieces, _ = prose.split(PRIVATE.sub("", text)) if "${" in text else ([prose.Piece(text)], [])
-    marked = "".join(p.text if p.name is None else QUOTED if p.name == prose.QUOTE else
+    marked = "".join(p.text if p.name is None else QUOTED if p.name in prose.MARKED else
                      OPEN + values[p.name] + CLOSE if p.name in values else FILLED for p in pieces)
     out, glued = [], False
     for emphasis in ("", " ") if _EMPHASIS.search(marked) else ("",):  # one reading where no mark can differ
@@ -86,6 +86,9 @@ def _markdown_text(text: str, emphasis: str) -> str:
         while (d := _DEFINITION.match(par)) is not None:  # definitions open a block; they cannot interrupt one
             par = par[d.end():].lstrip("\n")
         in_list = in_list or _LIST_ITEM.match(par) is not None  # indented under a list item: its paragraph
+        table = _table(par) if "|" in par else None
+        if table is not None:
+            par = table
         out.append(" " if _INDENTED.fullmatch(par) and not in_list else _inline_text(_BLOCK_MARK.sub(" ", par),
                                                                                       emphasis))
     return " ".join(out)
@@ -120,8 +123,8 @@ def _inline_text(par: str, emphasis: str) -> str:
             if end is None:
                 out.append("`" * run)
                 i += run
-            else:
-                out.append(" ")  # a code span: left alone
+            else:  # a code span shows its text as typed: read like any other (issue 42)
+                out.append(" " + _code_text(par[i + run:end]) + " ")
                 i = end + run
         elif c == "<" and (m := _AUTOLINK.match(par, i)):
             out.append(m.group()[1:-1])  # an autolink shows its address (and is no code span's end)
@@ -141,6 +144,47 @@ def _inline_text(par: str, emphasis: str) -> str:
             out.append(c)
             i += 1
     return "".join(out)
+
+
+def _code_text(inner: str) -> str:
+    """A code span's text as CommonMark shows it: line endings as spaces, one space stripped from each end of text
+    that has a non-space."""
+    inner = inner.replace("\n", " ")
+    if inner.startswith(" ") and inner.endswith(" ") and inner.strip():
+        inner = inner[1:-1]
+    return inner
+
+
+def _table(par: str) -> str | None:
+    """A pipe table's text with each bare number in a body cell given its column's unit, as a reader reads it (a
+    header 'TTFT (ms)' or 'ms'): None where par is not a table."""
+    rows = [r for r in par.split("\n") if r.strip()]
+    if len(rows) < 2 or not _DELIMITER.fullmatch(rows[1].strip()) or "|" not in rows[0]:
+        return None
+    header = _cells(rows[0])
+    units = [(_HEADER_UNIT.search(h) or _BARE_UNIT.fullmatch(h.strip())) for h in header]
+    out = [" , ".join(header)]
+    for row in rows[2:]:
+        cells = _cells(row)
+        out.append(" , ".join(_cell(c, units[k] if k < len(units) else None) for k, c in enumerate(cells)))
+    return " ; ".join(out) + " ;"
+
+
+def _cell(cell: str, unit: re.Match | None) -> str:
+    return f"{cell} {unit.group(1)}" if unit is not None and _BARE_NUMBER.fullmatch(cell.strip()) else cell
+
+
+def _cells(row: str) -> list[str]:
+    row = row.strip()
+    row = row[1:] if row.startswith("|") else row
+    row = row[:-1] if row.endswith("|") and not row.endswith("\\|") else row
+    return [c.strip() for c in re.split(r"(?<!\\)\|", row)]
+
+
+_DELIMITER = re.compile(r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?")
+_HEADER_UNIT = re.compile(r"[(\[]\s*([^()\[\]\s][^()\[\]]{0,15}?)\s*[)\]]\s*$")  # TTFT (ms), rate [req/s]
+_BARE_UNIT = re.compile(r"(ms|s|µs|us|ns|min|h|%|x|×|req/s|tok/s|tokens/s|GB/s|MB/s|MB|GB|KiB|MiB|GiB|W|J|Wh)")
+_BARE_NUMBER = re.compile(r"[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 
 
 def _word(text: str, i: int) -> bool:

@@ -1,7 +1,8 @@
 """Prose from the numbers: the placeholders of claim: and note:, and the numbers typed there.
 
 `${value}` `${bar}` `${ratio}` `${gap}` `${n}` `${interval}` are filled from the measurement where the prose is
-shown; `${quote 4.48x}` shows its text as written and marks a number quoted from elsewhere (left unchecked);
+shown; `${quote 4.48x}` shows its text as written and marks a number quoted from elsewhere (left unchecked), as
+`${setting 200 ms}` marks a configured threshold and `${was 81.2 ms}` an earlier value;
 `$${` is a literal `${`. The numbers typed around them are checked by typed.py. Pure: text in, pieces out.
 """
 
@@ -13,7 +14,10 @@ from dataclasses import dataclass
 
 NAMES = ("value", "bar", "ratio", "gap", "n", "interval")
 QUOTE = "quote"
-HINT_NAMES = ", ".join("${" + n + "}" for n in NAMES) + ", ${quote …}"
+# Text shown as typed and marked, never checked against the evidence: a number quoted from elsewhere, a configured
+# threshold or setting (a 200 ms SLO), an earlier value (issue 42).
+MARKED = {QUOTE: "quoted from elsewhere", "setting": "a setting, not a measurement", "was": "an earlier value"}
+HINT_NAMES = ", ".join("${" + n + "}" for n in NAMES) + ", ${quote …}, ${setting …}, ${was …}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,26 +80,31 @@ def _placeholder(inner: str, start: int) -> tuple[Piece, Slip | None]:
     name, _, arg = inner.strip().partition(" ")
     arg = arg.strip()
     written = "${" + inner + "}"
-    if name == QUOTE:
+    if name in MARKED:
         if not arg or "${" in arg:
-            return Piece(""), Slip(start, f"{written} quotes nothing" if not arg else f"{written} holds a placeholder",
-                                   "write the number quoted from elsewhere inside it: ${quote 4.48x}")
-        return Piece(arg, QUOTE), None
+            return Piece(""), Slip(start, f"{written} marks nothing" if not arg else f"{written} holds a placeholder",
+                                   f"write the text inside it: ${{{name} {_EXAMPLE[name]}}}")
+        return Piece(arg, name), None
     if name in NAMES:
         if arg:
             return Piece(""), Slip(start, f"{written}: ${{{name}}} takes nothing after its name",
                                    f"write ${{{name}}}, or ${{quote {arg}}} for a number quoted from elsewhere")
         return Piece("", name), None
-    near = difflib.get_close_matches(name, NAMES + (QUOTE,), n=1, cutoff=0.6)
+    near = difflib.get_close_matches(name, NAMES + tuple(MARKED), n=1, cutoff=0.6)
     hint = f"did you mean ${{{near[0]}}}?" if near else f"the placeholders are {HINT_NAMES}"
     return Piece(""), Slip(start, f"{written} is not a placeholder", hint + "; write $${ for a literal ${")
 
 
-def fill(text: str, values: dict[str, str], quoted: tuple[str, str] = ("", "")) -> str:
+_EXAMPLE = {QUOTE: "4.48x", "setting": "200 ms", "was": "81.2 ms"}
+
+
+def fill(text: str, values: dict[str, str], marks: dict[str, tuple[str, str]] | None = None) -> str:
     """text with each placeholder replaced by its value (a name with none keeps its placeholder as written), a
-    quoted number by its text between the two marks of quoted, and $${ by ${."""
+    marked text (quote, setting, was) by its text between the two marks given for its kind, and $${ by ${."""
     pieces, _ = split(text)
-    return "".join(p.text if p.name is None else quoted[0] + p.text + quoted[1] if p.name == QUOTE else
+    marks = marks or {}
+    return "".join(p.text if p.name is None else
+                   marks.get(p.name, ("", ""))[0] + p.text + marks.get(p.name, ("", ""))[1] if p.name in MARKED else
                    values.get(p.name, "${" + p.name + "}") for p in pieces)
 
 
@@ -103,6 +112,6 @@ def names(text: str) -> list[str]:
     """The placeholders text uses, in order, each once."""
     seen: list[str] = []
     for p in split(text)[0]:
-        if p.name is not None and p.name != QUOTE and p.name not in seen:
+        if p.name is not None and p.name not in MARKED and p.name not in seen:
             seen.append(p.name)
     return seen

@@ -201,7 +201,9 @@ def check_recognised(art: Artifact, where: list[Where], unit: str | None, loc: L
         if place[:-1] in seen:
             continue
         seen.add(place[:-1])
-        wrong = tools.unknown_at(art.data, place, fmt) or tools.failed_at(art.data, place, fmt)
+        wrong = ("meta is the ledger's note beside the tool's output, not the tool's measurement"
+                 if place[:1] == ("meta",) else None) or tools.unknown_at(art.data, place, fmt) or \
+            tools.failed_at(art.data, place, fmt)
         if wrong is not None:
             raise refuse("SC323", sel_loc, f"'{selector_text}' in {art.rel}: {wrong}", with_short_form(
                 art.data, place, "select what the tool measured, as it wrote it"))

@@ -27,6 +27,11 @@ class Written:
     bound: str = ""
     relative: bool = False  # followed by faster, slower, ahead, more…: a difference, not the value itself
     of_the_bar: bool = False  # … than the bar, … of the bar: the gap to the bar
+    start: int = -1  # where it stands in the text read (for the words around it: stance.py)
+    end: int = -1
+    before: str = ""  # the words before it in its sentence, lower case (whose number it is: the bar's, a run's)
+    after: str = ""  # the few characters after it, lower case (the 120 ms bar)
+    ranged: bool = False  # one end of a range or list (75–88 ms): an interval's or the runs' ends need no name
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +41,7 @@ class Known:
     value: float
     unit: str
     what: str
+    needs: str = ""  # whose number it is, which the sentence must say: bar, interval, best-run, worst-run, input:x
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +53,7 @@ class Mismatch:
     nearest: Known
     nearest_in_unit: float
     first_in_unit: float | None
+    unnamed: Known | None = None  # a number the evidence gives, but not as ours, typed without saying whose
 
 
 # --- numbers and their units ---------------------------------------------------------------------
@@ -132,9 +139,37 @@ def _numbers(scan: str) -> list[Written]:
         typed_as = shown_as or scan[m.start() - len(sign):end].replace(OPEN, "").replace(CLOSE, "")
         written = _written(sign + m.group(1), word, typed_as, _bound(scan, m.start()))
         if written is not None:
-            out.append(replace(written, relative=bool(_RELATIVE.match(scan, ends)),
-                               of_the_bar=bool(_OF_THE_BAR.match(scan, ends))))
+            before = _before(scan, m.start() - len(sign))
+            by = _BY.search(before)
+            joined = bool(shown_as) or (i > 0 and _JOIN.fullmatch(scan, found[i - 1][0].end(), m.start()) is not None)
+            out.append(replace(written, relative=bool(_RELATIVE.match(scan, ends)) or by is not None,
+                               of_the_bar=bool(_OF_THE_BAR.match(scan, ends)) or _names_the_bar(by),
+                               start=m.start() - len(sign), end=ends, before=before, ranged=joined,
+                               after=scan[ends:ends + 16].lower()))
     return out
+
+
+def numbers_in(scan: str) -> list[Written]:
+    """The numbers typed with a unit in one reading of a text (pagetext.readings), with where each stands."""
+    return _numbers(scan) if _DIGIT.search(scan) else []
+
+
+# "trails the bar by 490 ms", "ahead by 32%", "the gap is 490 ms": a difference from the bar (group 1: it names it)
+_BY = re.compile(r"(?:\b(?:leads?|leading|ahead|behind|trails?|trailing|lags?|lagging|beats?|beating|outperforms?|"
+                 r"faster|slower|better|worse|higher|lower|more|less|short|exceeds?|misses)\b(?P<bar>[^.;!?]{0,40}?"
+                 r"\b(?:the bar|sota|state of the art)\b)?[^.;!?]{0,40}? by|\bthe gap (?:to the bar )?(?:is|of)|"
+                 r"\bgap to the bar (?:is|of)) ?$", re.IGNORECASE)
+
+
+def _names_the_bar(by: re.Match | None) -> bool:
+    return by is not None and (by.group("bar") is not None or "gap" in by.group().lower())
+
+
+def _before(scan: str, start: int) -> str:
+    """The words before start in its sentence (at most 80 characters), lower case."""
+    head = scan[max(0, start - 80):start]
+    cut = max(head.rfind(". "), head.rfind("; "), head.rfind("! "), head.rfind("? "))
+    return (head[cut + 2:] if cut >= 0 else head).lower()
 
 
 def _bound(scan: str, start: int) -> str:
@@ -227,30 +262,72 @@ def convert(known: Known, to: units.Unit) -> float | None:
     return mine.to(known.value, to)
 
 
-def check(text: str, known: list[Known], values: dict[str, str] | None = None) -> list[Mismatch]:
+def check(text: str, known: list[Known], values: dict[str, str] | None = None,
+          names: tuple[str, ...] = ()) -> list[Mismatch]:
     """Each number typed in text whose unit converts to a known number's that no known number gives at its
     written precision (after under/over: that the value, known[0], is not on the side stated; after within: nor
     the difference from the bar). A number before faster, ahead and their kin is checked against the difference
     from the bar only (and a % or × one only where it says 'the bar': the gap). Numbers in units no known number
-    has are left alone. values: what each placeholder shows."""
+    has are left alone. values: what each placeholder shows. A number that is the bar's, an interval end, a run's
+    or an input's rather than ours holds only where its sentence says whose it is (names: the bar's other names,
+    lower case): 'against the rival's 120 ms', '95% interval 75–88 ms', 'fastest run 78 ms'."""
     out: list[Mismatch] = []
+    per_request = bool(known) and units.parse(known[0].unit).dims == (("s", 1),)  # a latency is per request
     for w in written_numbers(text, values):
         unit = units.parse(w.unit)
+        bare = _PER_REQUEST.fullmatch(w.unit)
+        if bare is not None and per_request:  # 140 ms per request, 140 ms/req: the time of a request
+            unit = units.parse(bare.group(1))
         near: tuple[Decimal, Known, float] | None = None
-        held = False
+        held, unnamed = False, None
         for k in known:
             converted = convert(k, unit)
             if converted is None or not _about(w, k):
                 continue
-            held = held or _holds(w, Decimal(repr(converted)), k is known[0], k.what == DIFFERENCE)
+            holds = _holds(w, Decimal(repr(converted)), k is known[0], k.what == DIFFERENCE)
+            if holds and k.needs and not named(w, k.needs, names):
+                holds, unnamed = False, unnamed or k
+            held = held or holds
             distance = abs(Decimal(repr(converted)) - w.value)
             if near is None or distance < near[0]:
                 near = (distance, k, converted)
         if near is not None and not held:
-            out.append(Mismatch(w, near[1], near[2], convert(known[0], unit)))
+            out.append(Mismatch(w, near[1], near[2], convert(known[0], unit), unnamed))
     return out
 
 
+_NONWORD = re.compile(r"[^\w'%.-]+")
+_BAR_NAMES = ("the bar", "bar's", "sota", "state of the art", "state-of-the-art", "rival", "leader", "competitor",
+              "baseline", "theirs", "vs", "vs.", "versus", "against", "compared with", "compared to", "relative to",
+              "than", "bar of", "bar is", "bar at")
+_RUN_WORDS = ("run", "runs", "sample", "samples", "min", "max", "minimum", "maximum", "lowest", "highest", "fastest",
+              "slowest", "best", "worst", "range", "ranged", "spread", "from", "between")
+_INTERVAL_WORDS = ("interval", "ci", "confidence", "bound", "bounds", "range")
+
+
+def named(w: Written, needs: str, names: tuple[str, ...]) -> bool:
+    """Whether the words before w say whose number it is (needs: what Known.needs names)."""
+    before = _NONWORD.sub(" ", w.before)
+    words = f" {before} "
+
+    def has(*phrases: str) -> bool:
+        return any(f" {p} " in words or f" {p}'s " in words for p in phrases)
+
+    if needs == "bar":  # named just before (against the rival's 120 ms), or just after (the 120 ms bar)
+        near = " " + _NONWORD.sub(" ", w.before[-32:]) + " "
+        return any(f" {p} " in near or f" {p}'s " in near for p in (*_BAR_NAMES, "bar", *names)) or \
+            re.match(r"[^\w]{0,2}(?:bar|sota)\b", w.after) is not None
+    if needs == "interval":
+        return w.ranged or has(*_INTERVAL_WORDS)
+    if needs in ("best-run", "worst-run"):
+        wrong = ("worst", "slowest") if needs == "best-run" else ("best", "fastest")
+        return (w.ranged or has(*_RUN_WORDS)) and not has(*wrong)
+    if needs.startswith("input:"):
+        return has(needs[6:].lower())
+    return True
+
+
+_PER_REQUEST = re.compile(r"(.+?) ?/ ?(?:req|reqs|request|requests|\{requests?\})")
 DIFFERENCE = "the difference from the bar"
 GAP = "the gap to the bar"
 

@@ -126,8 +126,10 @@ def measured_data(m) -> dict:
            "meta": first.meta, "simulated": m.simulated, "sample": m.sample,
            "n": mm.n, "stat": s.stat if s else None, "low": mm.low, "high": mm.high,
            "interval": mm.interval_from or None, "coverage": mm.coverage, "level": mm.level, "expr": mm.expr}
-    if mm.failures:  # requests that failed, each counted as the slowest; unbounded: value is the successful ones'
+    if mm.failures:  # requests that failed, each counted as the slowest; unbounded: no value of all requests
         out.update(failed=mm.failures, unbounded=mm.unbounded)
+        if mm.unbounded:
+            out.update(value=None, value_of_successes=mm.value)
     if mm.expr:
         out["inputs"] = {src.name: {"value": src.value, "unit": src.unit, "evidence": src.evidence,
                                     **({"pointer": src.at, "tool": _tool(src)} if src.kind == "format"

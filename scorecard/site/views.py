@@ -16,7 +16,7 @@ from ..measure import units
 from ..measure.compare import gap_words, in_unit
 from ..measure.reading import Measurement
 from ..measure.numfmt import fmt_number, fmt_percent, fmt_range, fmt_ratio, fmt_value, glue, scaled
-from ..measure.prose import QUOTE, fill, split
+from ..measure.prose import MARKED, fill, split
 from ..core.paths import name_suffix
 from .markup import markdown_block, markdown_inline
 from .resolve import ResolvedCategory, ResolvedDimension
@@ -205,9 +205,11 @@ def prose_values(d: ResolvedDimension) -> dict[str, str]:
 
 
 _PRIVATE = re.compile("[\ue000-\ue01f]")
-_QUOTE_MARKS = ("\ue010", "\ue011")  # around a ${quote …}, through Markdown, then made a span
-_QUOTED = ('<span class="quoted" title="quoted from elsewhere: not checked against the evidence">',
-           '<span class="visually-hidden"> (quoted from elsewhere)</span></span>')
+# Around a ${quote …}, ${setting …} or ${was …}, through Markdown, then made a span that says what it is.
+_MARKS = {"quote": ("\ue010", "\ue011"), "setting": ("\ue012", "\ue013"), "was": ("\ue014", "\ue015")}
+_SPANS = {kind: (f'<span class="marked {"quoted" if kind == "quote" else kind}" title="{said}: not checked against '
+                 f'the evidence">', f'<span class="visually-hidden"> ({said})</span></span>')
+          for kind, said in MARKED.items()}
 
 
 def prose_text(d: ResolvedDimension, field: str) -> str:
@@ -223,13 +225,17 @@ def prose(d: ResolvedDimension, field: str, block: bool = False) -> Markup:
     rendered, a number quoted from elsewhere marked as such (its text shown as typed: no Markdown inside it)."""
     text = _PRIVATE.sub("", getattr(d.record.model, field) or "")
     if "$" in text:
-        text = fill(_escape_quoted(text), prose_values(d), _QUOTE_MARKS)
+        text = fill(_escape_quoted(text), prose_values(d), _MARKS)
     rendered = str(markdown_block(text) if block else markdown_inline(text))
     # A mark inside a tag (a link's title, a fence's info string) is dropped: the span goes only where text shows.
-    parts = _TAG.split(rendered)
-    return Markup("".join(part.replace(_QUOTE_MARKS[0], "").replace(_QUOTE_MARKS[1], "") if part.startswith("<")
-                          else part.replace(_QUOTE_MARKS[0], _QUOTED[0]).replace(_QUOTE_MARKS[1], _QUOTED[1])
-                          for part in parts))
+    return Markup("".join(_marked(part, part.startswith("<")) for part in _TAG.split(rendered)))
+
+
+def _marked(part: str, in_tag: bool) -> str:
+    for kind, (opened, closed) in _MARKS.items():
+        part = part.replace(opened, "" if in_tag else _SPANS[kind][0]).replace(closed, "" if in_tag else
+                                                                               _SPANS[kind][1])
+    return part
 
 
 _TAG = re.compile(r"(<[^>]*>)")
@@ -240,10 +246,10 @@ def _escape_quoted(text: str) -> str:
     """text with the Markdown marks inside each ${quote …} escaped, so that a quote is shown as typed and its mark
     can neither split nor leave it."""
     pieces, _ = split(text)
-    if not any(p.name == QUOTE for p in pieces):
+    if not any(p.name in MARKED for p in pieces):
         return text
     return "".join(p.text.replace("${", "$${") if p.name is None else
-                   "${quote " + _MARKDOWN_PUNCT.sub(r"\\\1", p.text) + "}" if p.name == QUOTE else
+                   "${" + p.name + " " + _MARKDOWN_PUNCT.sub(r"\\\1", p.text) + "}" if p.name in MARKED else
                    "${" + p.name + "}" for p in pieces)
 
 

@@ -29,7 +29,14 @@ RUNS = {"ttft": "ttfts", "itl": "itls", "e2el": "latencies"}
 STATS = {"ttft": ("ttft",), "tpot": ("tpot",), "itl": ("itl",), "e2el": ("e2el", "e2e_latency")}
 RATES = {"request_throughput": "{requests}/s", "output_throughput": "tok/s", "total_token_throughput": "tok/s",
          "total_throughput": "tok/s", "input_throughput": "tok/s"}
-SECONDS = ("ttfts", "itls", "latencies", "duration")
+SECONDS = ("ttfts", "itls", "latencies", "duration", "server_ttfts", "queue_times", "server_queue_times")
+# The counts and totals a run writes, in their units: a count typed as ms led (the review of issue 41)
+COUNTED = {"num_prompts": "{requests}", "completed": "{requests}", "failed": "{requests}",
+           "max_concurrent_requests": "{requests}", "max_concurrency": "{requests}", "concurrency": "{requests}",
+           "total_input_tokens": "tok", "total_output_tokens": "tok", "total_input_text_tokens": "tok",
+           "total_input_vision_tokens": "tok", "total_output_tokens_retokenized": "tok", "input_lens": "tok",
+           "output_lens": "tok", "request_goodput": "{requests}/s", "max_output_tokens_per_s": "tok/s",
+           "rtfx": "x", "accept_length": "tok"}
 _FROM_S = "the per-request times are in seconds"
 _FROM_MS = "the tool's statistics (_ms) are in milliseconds"
 COUNTS_HINT = "cite the file the benchmark wrote, unedited: its counts of requests agree"
@@ -61,16 +68,33 @@ def failed(data: Any) -> int:
     beyond the requests completed, or the prompts sent beyond them (num_prompts - completed: a file without a
     per-request error list still says how many did not finish). counts() refuses a file where these disagree."""
     assert isinstance(data, dict)
-    return max(_tallies(data).values(), default=0)
+    return max([*_tallies(data).values(), _listed(data) or 0])
+
+
+def uncounted(data: Any) -> bool:
+    """Whether the file cannot say how many requests failed: no failed count, no prompts sent and no per-request
+    error list (SGLang without --output-details counts only the requests that completed). Then its numbers cover
+    the completed requests only, as where some failed: our better end."""
+    return isinstance(data, dict) and "failed" not in data and "num_prompts" not in data and \
+        not isinstance(data.get("errors"), list)
+
+
+def _listed(data: dict) -> int | None:
+    """The failed requests the error list names (a non-empty entry), or None without a list."""
+    errors = data.get("errors")
+    return sum(1 for e in errors if e) if isinstance(errors, list) else None
 
 
 def _tallies(data: dict) -> dict[str, int]:
-    """Each way the file counts its failed requests, by what it reads: {'failed': 1, 'errors': 1, ...}."""
+    """Each way the file counts its failed requests exactly, by what it reads: {'failed': 1, ...}. SGLang may write
+    a failed request's error as "" (its response's empty reason), so without vLLM's failed count the error list
+    is a lower bound only (failed() takes the most)."""
     out: dict[str, int] = {}
-    errors, ttfts = data.get("errors"), data.get("ttfts")
+    ttfts = data.get("ttfts")
     completed, count, prompts = _count(data, "completed"), _count(data, "failed"), _count(data, "num_prompts")
-    if isinstance(errors, list):
-        out["the non-empty entries of errors"] = sum(1 for e in errors if e)
+    listed = _listed(data)
+    if listed is not None and (count is not None or not (prompts is not None or isinstance(ttfts, list))):
+        out["the non-empty entries of errors"] = listed
     if count is not None:
         out["failed"] = count
     if isinstance(ttfts, list) and completed is not None:
@@ -90,12 +114,34 @@ def counts(data: Any) -> str | None:
         value = data.get(key)
         if key in data and not (is_number(value) and float(value).is_integer() and value >= 0):
             return f"{key} is {kind_of(value, json=True)}, not a count of requests"
-    if "errors" in data and not isinstance(data["errors"], list):
-        return f"errors is {kind_of(data['errors'], json=True)}, not the per-request list of errors"
+    errors = data.get("errors")
+    if "errors" in data and not (isinstance(errors, list) and all(isinstance(e, str) for e in errors)):
+        return "errors is not the per-request list of errors (a text per request)"
     tallies = _tallies(data)
-    if len(set(tallies.values())) > 1:
-        said = ", ".join(f"{how} gives {n:,}" for how, n in tallies.items())
+    listed = _listed(data)
+    if len(set(tallies.values())) > 1 or (listed is not None and tallies and listed > max(tallies.values())):
+        shown = tallies if listed is None or "the non-empty entries of errors" in tallies else \
+            {"the non-empty entries of errors": listed, **tallies}
+        said = ", ".join(f"{how} gives {n:,}" for how, n in shown.items())
         return f"its counts of failed requests disagree ({said})"
+    return _times_problem(data)
+
+
+def _times_problem(data: dict) -> str | None:
+    """A per-request time below 0, or a request that succeeded in 0 s: not what the tool writes (a failed request
+    is the one written as 0.0)."""
+    errors = data.get("errors") if isinstance(data.get("errors"), list) else None
+    exact = not failed(data) or (errors is not None and _listed(data) == failed(data))
+    for key in ("ttfts", "latencies"):
+        times = data.get(key)
+        if not isinstance(times, list):
+            continue
+        for i, t in enumerate(times):
+            if is_number(t) and t < 0:
+                return f"{key}/{i} is {t}: a time is never negative"
+            succeeded = errors is None or (i < len(errors) and not errors[i])
+            if is_number(t) and t == 0 and exact and succeeded:
+                return f"{key}/{i} is 0 for a request that succeeded: the tool writes 0.0 for a failed one"
     return None
 
 
@@ -120,21 +166,33 @@ def pick(data: Any, req: Request) -> Picked:
     known = [m for m in ("ttft", "tpot", "itl", "e2el") if _stats(data, m)] + [r for r in RATES if r in data]
     name = metric(req, known, NAME, "ttft")
     bad = failed(data)
+    censored = bool(bad) or uncounted(data)
     if name in RATES:
         return Picked(((name,),), False, RATES[name], f"the tool writes {name} per second", None,
-                      f"measured once per run; {_ALONE_RATE.format(bad)}" if bad else "measured once per run",
-                      warn=bool(bad))
-    listed = _runs_with_failures(data, name) if bad else None
+                      f"measured once per run; {_why(data, False)}" if censored else "measured once per run",
+                      warn=censored)
+    listed = _runs_with_failures(data, name) if bad and name != "itl" else None  # a failure's gaps are unknown
     if listed is not None:  # the error list says which failed: each enters as the slowest request (issue 41)
         return Picked(listed[0], True, "s", _FROM_S, failures=listed[1])
-    runs = _runs(data, name) if not bad else None
+    runs = _runs(data, name) if not censored else None
     if runs:
         return Picked(runs, True, "s", _FROM_S)
-    why = (f"{bad} of the requests failed, so the per-request times (which hold a failed one as 0.0) are not "
-           "read; the tool's statistic covers the successful requests") if bad else \
+    why = _why(data, True) if censored else \
         "the file holds no per-request times (run without vLLM's --save-detailed or SGLang's --output-details)"
     picked = statistic(req, _stats(data, name), data, "ms", _FROM_MS, why)
-    return replace(picked, warn=bool(bad))
+    return replace(picked, warn=censored)
+
+
+def _why(data: dict, statistic: bool) -> str:
+    """Why a number covers only the requests that completed: some failed, or the file cannot say."""
+    if uncounted(data):
+        return ("the file does not say how many requests were sent or failed (no num_prompts, failed or per-request "
+                "error list), so its numbers cover the requests that completed")
+    bad = failed(data)
+    if statistic:
+        return (f"{bad} of the requests failed, so the per-request times (which hold a failed one as 0.0) are not "
+                "read; the tool's statistic covers the successful requests")
+    return _ALONE_RATE.format(bad)
 
 
 def _stats(data: dict, name: str) -> dict[str, Where]:
@@ -188,6 +246,8 @@ def unit_at(data: Any, where: Where) -> tuple[str, str] | None:
         return "ms", _FROM_MS
     if key in RATES:
         return RATES[key], f"the tool writes {key} per second"
+    if key in COUNTED:
+        return COUNTED[key], f"{key} is a count the tool writes in {COUNTED[key]}"
     return None
 
 
@@ -215,6 +275,9 @@ def failures(data: Any, where: Where) -> str | None:
         return "no request completed: the tool's numbers are zeros, not measurements"
     if not where or where[0] not in PER_REQUEST:
         return None
+    if uncounted(data):
+        return (f"the file does not say how many requests failed, so {where[0]} may cover only those that "
+                "completed")
     bad = failed(data)
     if not bad:
         return None
@@ -232,7 +295,7 @@ def hint(data: Any, where: Where) -> str:
 def behind(data: Any, where: Where) -> tuple[str, Picked] | None:
     """The tool's statistic a pointer names (median_ttft_ms) and the per-request times it summarised, where every
     request succeeded."""
-    if len(where) != 1 or not isinstance(where[0], str) or failed(data) or none_succeeded(data):
+    if len(where) != 1 or not isinstance(where[0], str) or failed(data) or uncounted(data) or none_succeeded(data):
         return None  # with failures, the number at the pointer is the successful requests' (format: reads them all)
     head, _, rest = where[0].partition("_")
     name = next((m for m, words in STATS.items() for w in words if rest == f"{w}_ms"), None)
@@ -294,10 +357,7 @@ def partial(data: Any, where: list[Where]) -> str | None:
 def alone(data: Any, where: Where) -> str | None:
     """Why a number of a run with failed requests covers only the successful ones (a warning, and our better end
     only): the tool's statistics, the rates and the duration; the counts and token totals are what happened."""
-    bad = failed(data)
-    if not bad or len(where) != 1 or not isinstance(where[0], str) or where[0] in TALLIES:
+    if not (failed(data) or uncounted(data)) or len(where) != 1 or not isinstance(where[0], str) or \
+            where[0] in TALLIES:
         return None
-    if _STAT_KEY.fullmatch(where[0]):
-        return (f"{bad} of the requests failed, so the per-request times (which hold a failed one as 0.0) are not "
-                "read; the tool's statistic covers the successful requests")
-    return _ALONE_RATE.format(bad)
+    return _why(data, _STAT_KEY.fullmatch(where[0]) is not None)

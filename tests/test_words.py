@@ -1,0 +1,172 @@
+"""Words that agree with the verdict (issue 42): the direction of each comparison with the bar, the words each status
+may use, whose number a typed number is, and a gap's size on the favourable side (SC517, SC518, SC519, SC513).
+
+The promise: no sentence about the bar says more in our favour than the evidence gives. Attacked with the issue's
+routes (corpus: tests/ledgers/bad/words-*), honest forms that must pass (tests/ledgers/good/words), a property over
+the grammar docs/format.md documents, and the hand-made reference page as records: zero refusals of honest prose.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from scorecard.cli import pipeline
+from scorecard.measure import stance
+
+from conftest import LEDGERS, copy_ledger
+
+AHEAD = ["faster than", "better than", "ahead of", "beats", "outperforms", "surpasses", "is superior to"]
+BEHIND = ["slower than", "worse than", "behind", "trails", "lags behind", "falls short of", "is inferior to"]
+LEVEL = ["level with", "on par with", "matches", "comparable to", "in line with"]
+RANK = {"trails": 0, "inconclusive": 1, "parity": 2, "leads": 3}
+MARGIN = {"leads": 0.3, "parity": 0.01, "trails": -0.3, "inconclusive": -0.01}
+
+
+def allowed(status: str, said: int, negated: bool) -> bool:
+    """The table of docs/format.md "Words in claims", without hedges or marks: what each status may say."""
+    if said == stance.LEVEL:
+        return not negated and status == "parity"
+    if negated:  # not ahead: at most level; not behind: at least level
+        return status in (("trails", "parity", "inconclusive") if said == stance.AHEAD else ("leads", "parity"))
+    if said == stance.AHEAD:
+        return status == "leads"
+    return status in ("trails", "parity", "inconclusive")
+
+
+@settings(max_examples=500)
+@given(status=st.sampled_from(list(RANK)), kind=st.sampled_from(["ahead", "behind", "level"]), pick=st.integers(0, 6),
+       negated=st.booleans(), bar_first=st.booleans(), bar=st.sampled_from(["the bar", "SOTA", "the state of the art",
+                                                                             "the rival", "DistServe"]))
+def test_a_sentence_passes_exactly_when_its_words_agree_with_the_status(status, kind, pick, negated, bar_first, bar):
+    """(a) of issue 42: over the documented grammar (comparatives both ways, level words, negation, the bar as the
+    subject, its names and a listed leader), the check accepts exactly the sentences the status gives."""
+    words = {"ahead": AHEAD, "behind": BEHIND, "level": LEVEL}[kind]
+    word = words[pick % len(words)]
+    said = {"ahead": stance.AHEAD, "behind": stance.BEHIND, "level": stance.LEVEL}[kind]
+    neg = "never " if negated else ""
+    if bar_first:  # the bar as the subject: the direction reverses
+        sentence = f"{bar} {neg}{word} oursys"
+        said = -said
+    else:
+        sentence = f"oursys {neg}{word} {bar}"
+    standing = stance.Standing(status, MARGIN[status], 0.05, "lower", ("distserve",))
+    found = stance.check(sentence, standing, "the gap")
+    assert (found == []) is allowed(status, said, negated), (sentence, status, found)
+
+
+@settings(max_examples=400)
+@given(ours=st.integers(100, 3000), bar=st.integers(100, 3000), word=st.sampled_from(["faster", "slower"]),
+       base=st.sampled_from(["time", "speed"]), bar_first=st.booleans())
+def test_a_gap_in_percent_passes_only_in_the_results_direction(ours, bar, word, base, bar_first):
+    """A true gap on either base, said in the result's direction, passes; said the other way, SC517."""
+    if ours == bar:
+        return
+    r = ours / bar  # lower is better: ours above the bar trails
+    gap = abs(r - 1) if base == "time" else abs(1 / r - 1)
+    text = f"{gap * 100:.1f}%"
+    sentence = f"the bar is {text} {word} than oursys" if bar_first else f"oursys is {text} {word} than the bar"
+    ahead = (word == "faster") != bar_first
+    status = "leads" if r < 0.95 else "trails" if r > 1.05 else "parity"
+    standing = stance.Standing(status, 1 / r - 1 if r < 1 else -(r - 1), 0.05, "lower",
+                               gaps=(("%", abs(r - 1) * 100), ("%", abs(1 / r - 1) * 100)))
+    found = stance.check(sentence, standing, "the gap")
+    truthful = ahead == (r < 1)
+    if not truthful:
+        assert [s.rule for s in found] == ["direction"], (sentence, found)
+    elif status != "parity" or not ahead:
+        assert found == [], (sentence, found)
+
+
+@pytest.mark.parametrize("written, true, ok", [
+    ("2", 1.54, False), ("2", 1.95, True), ("1.5", 1.48, True), ("1.5", 1.44, False), ("50", 49.9, True),
+    ("50", 49.4, False), ("31", 30.6, True), ("30", 30.4, True),  # rounded down: against the claimant
+])
+def test_a_favourable_gap_is_never_rounded_up(written, true, ok):
+    from decimal import Decimal
+
+    half = Decimal(5).scaleb(-len(written.partition(".")[2]) - 1)
+    assert stance.favourable_ok(Decimal(written), half, [true]) is ok
+
+
+@pytest.mark.parametrize("sentence, history", [
+    ("trailed the bar until v2.1", True), ("led the bar in 2024", True),
+    ("was behind SOTA before the last release", True),
+    ("54% faster than the bar until v3 ships", False), ("faster than the bar in 2026 tests", False),
+])
+def test_history_needs_a_past_tense_and_an_earlier_time(sentence, history):
+    assert stance.history(sentence) is history
+
+
+def _ledger(tmp_path: Path, records: dict[str, str], evidence: dict[str, object] | None = None) -> Path:
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    for name in ("alpha", "beta"):
+        (root / f"claims/core/{name}.yaml").unlink()
+    for name, text in records.items():
+        (root / f"claims/core/{name}.yaml").write_text(text)
+    for name, data in (evidence or {}).items():
+        (root / f"evidence/{name}.json").write_text(json.dumps(data))
+    return root
+
+
+_SECTION = re.compile(r"^○ (?P<title>.+?) — fak: (?P<status>\S+)\n.*?• Leading systems: (?P<leaders>[^\n]*)\n.*?"
+                      r"• fak note: (?P<note>[^\n]*)", re.S | re.M)
+
+
+def test_the_reference_pages_honest_prose_is_not_refused(tmp_path):
+    """Rule 6 of issue 42: the hand-made page's prose, each section a record (its note and leaders), and its one
+    measured comparison (0.75x of raw SGLang at peak, trailing) as a measured record: no finding of the words."""
+    page = (Path(__file__).parent / "reference/cost-efficiency-page.txt").read_text()
+    records = {}
+    sections = list(_SECTION.finditer(page))
+    assert len(sections) == 5
+    for i, m in enumerate(sections):
+        leaders = [x.strip() for x in re.split(r",(?![^()]*\))", m["leaders"]) if x.strip()]
+        records[f"ref{i}"] = (f"title: {json.dumps(m['title'])}\nwhy: From the reference page.\nsota:\n"
+                              "  bar: The bar.\n"
+                              f"  source: https://example.org/{i}\n  date: 2026-01\nstatus: no-claim\n"
+                              f"claim: no number (stub)\nnote: {json.dumps(m['note'])}\n"
+                              f"leaders: {json.dumps(leaders)}\n")
+    capacity = sections[2]["note"]
+    records["served"] = ("title: Served throughput against raw SGLang\nwhy: The one head-to-head.\nsota:\n"
+                         "  bar: Raw SGLang on the same server.\n  value: 1\n  unit: x\n  better: higher\n"
+                         "  source: https://example.org/s\n  date: 2026-01\nstatus: trails\n"
+                         "claim: 0.75x of raw SGLang at peak\n"
+                         f"note: {json.dumps(capacity)}\nleaders: [SGLang]\n"
+                         "result:\n  evidence: evidence/served.json\n  pointer: /ratio\n  unit: x\n")
+    root = _ledger(tmp_path, records, {"served": {"ratio": 0.75}})
+    result, _ = pipeline.validate(root)
+    assert [(f.file, f.code, f.message) for f in result.findings if f.code in ("SC513", "SC517", "SC518", "SC519")
+            ] == []
+    assert result.dimension_count == 6
+
+
+def test_the_example_ledger_says_nothing_its_evidence_does_not_give():
+    result, _ = pipeline.validate(LEDGERS.parent.parent)
+    assert [f for f in result.findings if f.code in ("SC513", "SC517", "SC518", "SC519")] == []
+
+
+def test_a_wrong_direction_names_both(tmp_path):
+    """The finding names what the claim says and what the result is, at the claim's line and column."""
+    root = copy_ledger(LEDGERS / "good/words", tmp_path / "ledger")
+    path = root / "claims/words/trails-by.yaml"
+    path.write_text(path.read_text().replace("oursys trails the bar by 490 ms", "oursys leads the bar by 490 ms"))
+    result, _ = pipeline.validate(root)
+    [f] = result.findings
+    assert (f.code, f.line, f.col) == ("SC517", 11, 8)
+    assert f.message == "claim says leads … by 490 ms (ahead of the bar); the result is 54.4% behind the bar"
+
+
+def test_a_setting_and_an_earlier_value_are_marked_on_the_page(tmp_path):
+    root = copy_ledger(LEDGERS / "good/words", tmp_path / "ledger")
+    path = root / "claims/words/setting.yaml"
+    path.write_text(path.read_text().replace("SLO\"", "SLO; it was ${was 95 ms}\""))
+    assert not pipeline.build(root, tmp_path / "site").refused
+    page = (tmp_path / "site/words/index.html").read_text()
+    assert '<span class="marked setting" title="a setting, not a measurement: not checked against the evidence">' \
+           '200 ms<span class="visually-hidden"> (a setting, not a measurement)</span></span>' in page
+    assert '<span class="marked was" title="an earlier value: not checked' in page and ">95 ms<" in page
