@@ -170,3 +170,29 @@ def test_a_setting_and_an_earlier_value_are_marked_on_the_page(tmp_path):
     assert '<span class="marked setting" title="a setting, not a measurement: not checked against the evidence">' \
            '200 ms<span class="visually-hidden"> (a setting, not a measurement)</span></span>' in page
     assert '<span class="marked was" title="an earlier value: not checked' in page and ">95 ms<" in page
+
+
+def test_history_feed_and_diff_show_the_claim_as_the_page_did_and_no_invisible_change(tmp_path):
+    """Rule 7 of issue 42: changes.html, the feed, history and diff printed `claim reworded: "${value} median …"`
+    raw, and listed "81.2 ms → 81.2 ms, +0.0 %" as a change."""
+    from gitrepo import commit, edit, git, set_rps
+
+    from conftest import run_cli
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    edit(root, "claims/core/alpha.yaml", "claim: 12 req/s", "claim: ${value}, ${gap}")
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "start", 1)
+    set_rps(root, 12.0001)  # the same at the precision shown
+    commit(root, "rerun, no visible change", 2)
+    edit(root, "claims/core/alpha.yaml", "claim: ${value}, ${gap}", "claim: ${value} at peak, ${gap}")
+    commit(root, "reword", 3)
+    assert not pipeline.build(root, tmp_path / "site", history=True).refused
+    shown = {"changes": (tmp_path / "site/changes.html").read_text(), "feed": (tmp_path / "site/feed.xml").read_text(),
+             "history": run_cli("history", "alpha", "--root", str(root)).stdout,
+             "diff": run_cli("diff", "HEAD~1", "HEAD", "--root", str(root), cwd=root).stdout}
+    for where, text in shown.items():
+        assert "${" not in text, where
+        assert "12.0001" not in text and "+0.0 %" not in text, where
+    assert "12 req/s at peak, 20% ahead of the bar" in shown["history"]
+    assert "“12 req/s, 20% ahead of the bar” → “12 req/s at peak, 20% ahead of the bar”" in shown["diff"]

@@ -22,6 +22,7 @@ from ..ledger.records import CheckResult, DimensionRecord
 from .pipeline import validate
 from ..measure import reading as measure
 from ..history import wording
+from ..ledger.prose import rendered
 from ..core.statuses import value_word
 from ..ledger.load import SETTINGS_FILE
 from ..measure.numfmt import fmt_value
@@ -156,8 +157,8 @@ def _errors_over(side: Side, file: str) -> list[str]:
 
 
 def _added(new: Side, b: DimensionRecord) -> list[str]:
-    lines = [f"status {b.model.status}: {b.model.claim}"]
     added = new.values.get(b.id)
+    lines = [f"status {b.model.status}: {rendered(b.model.claim, added, b.bar_of, b.model.share)}"]
     if added is not None:
         lines.append(f"{value_word(b.model.status)} {fmt_value(added.value, added.unit)}")
     return lines + _invalid(new, b, None)
@@ -178,8 +179,12 @@ def _changed(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord) -> li
         only_evidence = va is not None and vb is not None and a.doc.digest == b.doc.digest
         lines.append(value + (" (from the evidence file only)" if only_evidence else "")
                      + _noise_and_context(va, vb, ma.status, b))
-    if ma.claim != mb.claim:
-        lines.append(f"claim “{ma.claim}” → “{mb.claim}”")
+    elif va is not None and vb is not None and va.value != vb.value and va.has_interval != vb.has_interval:
+        lines.append(f"measured value {va.value!r} → {vb.value!r} {vb.unit} (the same at the precision shown), and "
+                     f"its interval {'now exists' if vb.has_interval else 'no longer exists'}")
+    said_a, said_b = rendered(ma.claim, va, a.bar_of, ma.share), rendered(mb.claim, vb, b.bar_of, mb.share)
+    if ma.claim != mb.claim and said_a != said_b:  # as a reader sees it: placeholders filled
+        lines.append(f"claim “{said_a}” → “{said_b}”")
     lines += _sota(a, b)
     lines += _typed_choices(old, new, a, b)
     other = [k for k in ("title", "why", "leaders", "note", "trace", "order") if getattr(ma, k) != getattr(mb, k)]

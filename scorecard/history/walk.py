@@ -22,6 +22,8 @@ from ..core.git import Commit
 from ..core.place import LedgerPlace
 from ..ledger.load import SLUG_RE
 from ..ledger.model import Dimension
+from ..ledger.prose import rendered
+from ..measure.measured import Bar
 from ..core.statuses import MEASURED
 from ..ledger.load import MAX_FILE_BYTES
 from ..ledger.versions import artifact_at, record_at
@@ -45,9 +47,10 @@ class State:
     unit: str | None
     bar: float | None
     bar_unit: str | None
-    claim: str
+    claim: str  # as the page showed it: placeholders filled
     better: str | None = None
     note: str = ""
+    wording: str = ""  # the claim as typed: a change of the numbers its placeholders show is not a rewording
 
 
 @dataclass(slots=True)
@@ -172,6 +175,7 @@ def _getter(tree: dict[str, str], parsed: _Parsed) -> Callable[[str], Artifact]:
 
 def _state(category: str, model: Dimension, tree: dict[str, str], parsed: _Parsed) -> State:
     value = unit = None
+    m = bm = None
     if model.status in MEASURED and model.result is not None:
         unit = model.result.unit
         m = measure.read(model.result, _getter(tree, parsed)).measurement
@@ -182,8 +186,10 @@ def _state(category: str, model: Dimension, tree: dict[str, str], parsed: _Parse
     if sota.result is not None:  # a bar read from an artifact: read at this commit, as ours is
         bm = measure.read(sota.result, _getter(tree, parsed)).measurement
         bar, bar_unit = (bm.value, bm.unit) if bm is not None else (None, None)
-    return State(category, model.status, value, unit, bar, bar_unit, " ".join(model.claim.split()), sota.better,
-                 " ".join((model.note or "").split()))
+    typed = " ".join(model.claim.split())
+    claim = rendered(typed, m, Bar.of(sota, bm), model.share)  # as the page showed it
+    return State(category, model.status, value, unit, bar, bar_unit, claim, sota.better,
+                 " ".join((model.note or "").split()), typed)
 
 
 def walk(place: LedgerPlace) -> History:
@@ -371,7 +377,7 @@ def _differences(old: State, new: State) -> list[tuple[str, str]]:
     bar = wording.bar_changed((old.bar, old.bar_unit), (new.bar, new.bar_unit))
     if bar is not None:
         out.append(("bar", bar))
-    if old.claim != new.claim:
+    if old.wording != new.wording and old.claim != new.claim:
         out.append(("claim", f"claim reworded: “{old.claim}” → “{new.claim}”"))
     if old.note != new.note:
         out.append(("note", "note reworded"))

@@ -27,6 +27,8 @@ def value_changed(old_status: str, old: tuple[float, str | None] | None, new_sta
     """The claimed number moved, appeared or went (each side a (value, unit) or None); None when it did not."""
     if old == new:
         return None
+    if old is not None and new is not None and shown(*old) == shown(*new):
+        return None  # no change a reader could see at the precision the site shows (81.2 ms → 81.2 ms)
     if old is not None and new is not None:
         return f"{value_word(new_status)} value {change_words(*old, *new, better)}"
     if new is not None:

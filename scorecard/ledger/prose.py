@@ -12,6 +12,7 @@ from ..measure.measured import Bar, Measurement
 from ..measure.numfmt import fmt_number, fmt_range, fmt_ratio, fmt_value
 from ..core.statuses import MEASURED
 from .records import DimensionRecord
+from . import stamps
 
 FIELDS = ("claim", "note")
 _HINT = ("write the number as a placeholder (${value}, ${bar}, ${interval}, ...) so the text follows the artifact, or "
@@ -126,6 +127,15 @@ def _unfilled(name: str, m: Measurement | None, bar: Bar, c: compare.Comparison 
             "a ratio to a bar of 0 or of the other sign means nothing"
     assert name == "interval"
     return "" if m is not None and m.low is not None and m.high is not None else "the value has no interval"
+
+
+def rendered(text: str, m: Measurement | None, bar: Bar, share: bool | None = None) -> str:
+    """text with its placeholders filled as the page shows them, a marked text (quote, setting, was) as its text:
+    for the history, the feed and `diff`, which say what a reader saw (issue 42)."""
+    if "$" not in text:
+        return text
+    c = compare.compare(m, bar, stamps.DEFAULT_TOLERANCE, share) if m is not None and bar.value is not None else None
+    return prose.fill(text, shown_values(m, bar, c))
 
 
 def shown_values(m: Measurement | None, bar: Bar, c: compare.Comparison | None) -> dict[str, str]:
