@@ -196,3 +196,30 @@ def test_history_feed_and_diff_show_the_claim_as_the_page_did_and_no_invisible_c
         assert "12.0001" not in text and "+0.0 %" not in text, where
     assert "12 req/s at peak, 20% ahead of the bar" in shown["history"]
     assert "“12 req/s, 20% ahead of the bar” → “12 req/s at peak, 20% ahead of the bar”" in shown["diff"]
+
+
+@pytest.mark.parametrize("claim, codes", [
+    ("${value} median, p99 2,079 ms", []), ("${value} median, 2,079 ms p99", []),
+    ("${value} median, p99 2,500 ms", ["SC513"]),  # not the runs' p99
+    ("${value} median; our answer takes 2,079 ms", ["SC513"]),  # the p99's number, said without its word
+])
+def test_another_statistic_of_the_same_runs_is_a_number_the_evidence_gives(tmp_path, claim, codes):
+    """Rule 4 of issue 42: 'p99 2,100 ms' beside a median is read against the runs' p99, where its word stands."""
+    root = _ledger(tmp_path, {"alpha": f"""title: A
+why: B.
+sota:
+  bar: The bar.
+  value: 900
+  unit: ms
+  better: lower
+  source: https://example.org/a
+  date: 2026-01
+status: trails
+claim: "{claim}"
+result:
+  evidence: evidence/x.json
+  pointer: /v
+  unit: ms
+"""}, {"x": {"v": list(range(1000, 2100, 10))}})
+    result, _ = pipeline.validate(root)
+    assert [f.code for f in result.findings] == codes

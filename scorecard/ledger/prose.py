@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..core.findings import Finding, finding
 import re
 
-from ..measure import compare, prose, stance, typed, units, verdict
+from ..measure import compare, prose, stance, stats, typed, units, verdict
 from ..measure.pagetext import readings
 from ..measure.measured import Bar, Measurement
 from ..measure.numfmt import fmt_number, fmt_range, fmt_ratio, fmt_value
@@ -35,7 +35,7 @@ def check(rec: DimensionRecord, value: Measurement | None, bar: Bar, tolerance: 
     for field, text in texts:
         _check_placeholders(rec, field, text, value, bar, c, values, findings)
         if value is not None:
-            _check_numbers(rec, field, text, known_numbers(value, bar, c), values, where, findings)
+            _check_numbers(rec, field, text, known_numbers(value, bar, c, text), values, where, findings)
         if _judged(rec, value, bar, c):
             _check_words(rec, field, text, values, c, where, findings)
 
@@ -155,7 +155,7 @@ def shown_values(m: Measurement | None, bar: Bar, c: compare.Comparison | None) 
     return out
 
 
-def known_numbers(m: Measurement, bar: Bar, c: compare.Comparison | None) -> list[typed.Known]:
+def known_numbers(m: Measurement, bar: Bar, c: compare.Comparison | None, text: str = "") -> list[typed.Known]:
     """Every number the claim rests on that prose may quote: the value, its interval's ends, its runs' lowest and
     highest, the bar (and its interval's ends), the ratio (for a value in x, as x is checked only against x), the
     difference from the bar (not for a share, whose difference is in points) and the gap in % and ×, the inputs."""
@@ -183,6 +183,25 @@ def known_numbers(m: Measurement, bar: Bar, c: compare.Comparison | None) -> lis
         out.append(typed.Known(max(c.ratio, 1 / c.ratio), "x", typed.GAP))
     out += [typed.Known(src.value, src.unit, f"input '{src.name}'", f"input:{src.name}") for src in m.sources
             if src.name is not None and src.unit]
+    return out + _other_statistics(m, text)
+
+
+_STAT_WORD = re.compile(r"\b(p\d{1,2}(?:\.\d{1,3})?|median|mean|average|min|max|minimum|maximum)\b", re.IGNORECASE)
+_STAT_OF = {"average": "mean", "minimum": "min", "maximum": "max"}
+
+
+def _other_statistics(m: Measurement, text: str) -> list[typed.Known]:
+    """Another statistic of the same runs that the text names ('p99 2,100 ms' beside a median): a number the
+    evidence gives, where its word stands beside it (rule 4 of issue 42)."""
+    s = m.summary
+    if s is None or not s.samples or s.failures:
+        return []
+    out = []
+    for word in sorted({w.lower() for w in _STAT_WORD.findall(text)}):
+        stat = _STAT_OF.get(word, word)
+        if stat != s.stat and stats.is_stat(stat):
+            out.append(typed.Known(stats.summarise(list(s.samples), stat).value, m.unit, f"the runs' {stat}",
+                                   f"stat:{word}"))
     return out
 
 

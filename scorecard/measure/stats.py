@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 STATS = ("median", "mean", "min", "max")  # the words; any pNN is a quantile too
@@ -64,6 +64,7 @@ class Summary:
     needs_high: int | None = None
     failures: int = 0  # failed requests among the n, each entered as the slowest (an unbounded time)
     unbounded: bool = False  # the failures reach the statistic's own rank: value is then over the successes only
+    samples: tuple[float, ...] = field(default=(), compare=False, repr=False)  # the runs, sorted (prose: p99 of them)
 
     @property
     def has_interval(self) -> bool:
@@ -83,6 +84,10 @@ def summarise(samples: list[float], stat: str = "median", alpha: Fraction = ALPH
     if failures:
         return _with_failures(sorted(samples), stat, alpha, failures)
     xs = sorted(samples)
+    return replace(_summarise(xs, stat, alpha), samples=tuple(xs))
+
+
+def _summarise(xs: list[float], stat: str, alpha: Fraction) -> Summary:
     n = len(xs)
     lowest, highest = xs[0], xs[-1]
     level = float(1 - alpha)

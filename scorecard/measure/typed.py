@@ -324,6 +324,10 @@ def named(w: Written, needs: str, names: tuple[str, ...]) -> bool:
         return (w.ranged or has(*_RUN_WORDS)) and not has(*wrong)
     if needs.startswith("input:"):
         return has(needs[6:].lower())
+    if needs.startswith("stat:"):  # p99 2,100 ms, or 2,100 ms p99: the statistic's word beside the number
+        word = needs[5:]
+        return f" {word} " in " " + _NONWORD.sub(" ", w.before[-16:]) + " " or \
+            re.match(rf"\W{{0,3}}(?:at |at the )?{re.escape(word)}\b", w.after) is not None
     return True
 
 
