@@ -287,9 +287,10 @@ def server(tmp_path, base_ledger):
     httpd.server_close()
 
 
-def _get(port: int, path: str) -> tuple[int, bytes]:
+def _get(port: int, path: str, host: str | None = "127.0.0.1") -> tuple[int, bytes]:
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(f"GET {path} HTTP/1.0\r\n\r\n".encode())
+        header = f"Host: {host}:{port}\r\n" if host is not None else ""
+        sock.sendall(f"GET {path} HTTP/1.0\r\n{header}\r\n".encode())
         data = b""
         while chunk := sock.recv(65536):
             data += chunk
@@ -425,3 +426,38 @@ def test_a_version_control_folder_is_known_in_any_case(tmp_path):
     with pytest.raises(paths.PathProblem) as exc:
         paths.inside_root(tmp_path / "link", tmp_path.resolve(), "link")
     assert exc.value.code == "SC407"
+
+
+@pytest.mark.parametrize("host, code", [("127.0.0.1", 200), ("localhost", 200), ("[::1]", 200),
+                                        ("evil.example", 403), ("127.0.0.1.evil.example", 403), (None, 403)])
+def test_serve_answers_only_requests_naming_a_loopback_host(server, host, code):
+    """Issue 40 item 7: a DNS-rebinding page (Host: evil.example, resolving to 127.0.0.1) read the preview."""
+    port, _ = server
+    assert _get(port, "/", host)[0] == code
+
+
+def test_serve_builds_outside_the_ledger_and_shows_the_findings_before_a_good_build(tmp_path, base_ledger):
+    """A broken ledger: no site yet, so every page is the findings page (it was 404); --out inside the ledger is
+    refused, and a folder nested 1,100 deep is walked without recursion."""
+    from conftest import run_cli
+
+    (base_ledger / "claims/core/alpha.yaml").write_text("title: [unclosed\n")
+    rebuilder = serve.Rebuilder(base_ledger, tmp_path / "out", echo=lambda _: None)
+    rebuilder.rebuild()
+    httpd = serve.Server(("127.0.0.1", 0), serve._handler(rebuilder))
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        code, body = _get(httpd.server_address[1], "/core/")
+        assert code == 200 and b"No good build yet" in body and b"SC101" in body
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    proc = run_cli("serve", "--root", str(base_ledger), "--out", str(base_ledger / "site"))
+    assert proc.returncode == 2 and "inside the ledger" in proc.stderr
+    deep = base_ledger / "evidence"
+    for _ in range(1100):
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "x.json").write_text("{}")
+    assert str(deep / "x.json") in rebuilder.inputs()

@@ -143,27 +143,36 @@ def _shown(path: Path) -> str:
 
 @main.command()
 @root_option
-@click.option("--out", default=None, metavar="DIR", help="Output folder (default: site/ in the ledger root).")
+@click.option("--out", default=None, metavar="DIR",
+              help="Output folder, outside the ledger (default: a temporary folder, removed on exit).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="Port (default 8000, or a free one if 8000 is taken; 0 picks a free one).")
 @click.option("--history", is_flag=True, help="Build with the git history, as build --history; a commit rebuilds too.")
+@click.option("--allow-host", "allow_host", multiple=True, metavar="NAME",
+              help="Also answer requests for this host name (default: 127.0.0.1, localhost and [::1] only).")
 @no_cache_option
-def serve(root: str | None, out: str | None, host: str, port: int | None, history: bool, no_cache: bool) -> None:
+def serve(root: str | None, out: str | None, host: str, port: int | None, history: bool, allow_host: tuple[str, ...],
+          no_cache: bool) -> None:
     """Build and serve the site, rebuilding when the ledger changes."""
     import gc
+    import shutil
+    import tempfile
 
-    from .serve import serve as run
+    from .serve import serve as run, serve_folder
 
     gc.enable()  # the launcher keeps the collector off for short commands; a server runs for hours
 
     ledger_root = _root(root)
-    out_dir = Path(out).resolve() if out else ledger_root / "site"
+    out_dir = serve_folder(ledger_root, out) if out else Path(tempfile.mkdtemp(prefix="scorecard-serve-"))
     try:
         run(ledger_root, out_dir, host, port, echo=lambda text: _echo(text, err=False), history=history,
-            warm=not no_cache)
+            warm=not no_cache, allowed_hosts=frozenset(allow_host))
     except OSError as exc:
         raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    finally:
+        if not out:
+            shutil.rmtree(out_dir, ignore_errors=True)  # a folder of its own: removed on exit
 
 
 _CACHE_KINDS = (("builds-", "the warm cache of {n} ledger{s}"), ("templates-", "compiled templates"))
@@ -306,7 +315,7 @@ def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -
     if bool(ids) == every:
         raise click.UsageError("name the dimensions to review (scorecard review ID...), or pass --all, not both")
     ledger_root = _root(root)
-    outcome = review.review(ledger_root, [_dimension_id(ledger_root, i) for i in ids], every, dry_run)
+    outcome = review.review(ledger_root, [review.dimension_id(ledger_root, i) for i in ids], every, dry_run)
     if outcome.blocking:
         click.echo(report.text(outcome.blocking, outcome.checked.dimension_count, style=click.style),
                    nl=False, err=True)
@@ -328,19 +337,6 @@ def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -
     done = len(outcome.stamped)
     _echo(f"{'would stamp' if dry_run else 'stamped'} {done} dimension{'s' if done != 1 else ''}"
                f"{', ' + str(len(outcome.current)) + ' already current' if outcome.current else ''}")
-
-
-def _dimension_id(root: Path, given: str) -> str:
-    """An id as given, or the id of a dimension file named by its path (from here)."""
-    if not given.endswith(".yaml"):
-        return given
-    path = Path(given).resolve()
-    try:
-        category, name = path.relative_to(root / "claims").parts
-    except ValueError:
-        raise click.UsageError(f"{given} is not a dimension file of this ledger "
-                               "(claims/<category>/<id>.yaml)") from None
-    return Path(name).stem
 
 
 @main.command()

@@ -232,3 +232,16 @@ def _stamps(root: Path, result: CheckResult, store, wanted: list[str], outcome: 
         outcome.stamped.append(Stamped(rec.id, rec.file, rec.model.reviewed, stamp, summary(covered),
                                        list(rec.review.changes) if rec.review and rec.review.changes else None))
     return edits
+
+
+def dimension_id(root: Path, given: str) -> str:
+    """An id as given, or the id of a dimension file named by its path (from here)."""
+    if not given.endswith(".yaml"):
+        return given
+    path = Path(given).resolve()
+    try:
+        category, name = path.relative_to(root / "claims").parts
+    except ValueError:
+        raise UserError(f"{given} is not a dimension file of this ledger "
+                               "(claims/<category>/<id>.yaml)") from None
+    return Path(name).stem

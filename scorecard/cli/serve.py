@@ -12,21 +12,19 @@ import http.server
 import json
 import os
 import socketserver
-import stat
 import threading
 import time
 import urllib.parse
 from pathlib import Path
 from collections.abc import Callable
-from urllib.parse import unquote
 
 from . import pipeline, report
+from ..core.findings import UserError
 from ..core.git import GitError, run
-from ..core.paths import name_suffix
 from ..ledger.load import MemoryParseCache
-from ..site.views import RAW_TYPES
 from .pipeline import BuildState
 from .watching import WATCHED, watch
+from .sitefiles import LOOPBACK, _request_path, _site_file, content_type, host_name
 
 STATUS_PATH = "/__scorecard__/status"
 RELOAD_SCRIPT = (b"""<script>(function(){var g=null;setInterval(function(){fetch('""" + STATUS_PATH.encode()
@@ -83,19 +81,22 @@ class Rebuilder:
         return self.git_markers
 
     def _walk(self, folder: str, found: dict) -> None:
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            return
-        for entry in entries:
+        """Every file under folder, by a stack (a folder nested 1,100 deep ended serve in exit 3 by recursion)."""
+        stack = [folder]
+        while stack:
             try:
-                if entry.is_dir(follow_symlinks=False):
-                    self._walk(entry.path, found)
-                else:
-                    st = entry.stat()
-                    found[entry.path] = (st.st_mtime_ns, st.st_size)
+                entries = list(os.scandir(stack.pop()))
             except OSError:
                 continue
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                    else:
+                        st = entry.stat()
+                        found[entry.path] = (st.st_mtime_ns, st.st_size)
+                except OSError:
+                    continue
 
     def _stat(self, path: Path, found: dict) -> None:
         try:
@@ -177,60 +178,6 @@ class Rebuilder:
         """Rebuild on every change until stop is set (watching.py: notifications, else polling)."""
         watch(self, stop, interval)
 
-# What the site holds, by suffix: the files it writes itself, and the ledger's files it copies raw (views.RAW_TYPES);
-# anything else is served as bytes to save.
-TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
-         ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml", ".xml": "application/atom+xml",
-         **RAW_TYPES}
-# Files the site writes itself may be active (its pages, styles, scripts, badges); a ledger's own
-# files are only under _files/, where nothing but the allowlisted types is ever copied raw.
-MAX_SERVED = 256 * 1024 * 1024
-
-
-def content_type(rel: str) -> str:
-    """The Content-Type for a site path (by suffix, case-insensitive); unknown types download."""
-    suffix = name_suffix(rel)
-    if rel.startswith("_files/") and suffix in (".svg", ".xml", ".css", ".js"):
-        return "application/octet-stream"
-    return TYPES.get(suffix, "application/octet-stream")
-
-
-def _request_path(raw: str) -> str | None:
-    """The site path a request names ('' and folders mean their index.html); None if it is malformed."""
-    try:
-        path = unquote(raw.split("?", 1)[0].split("#", 1)[0], errors="strict")
-    except UnicodeDecodeError:
-        return None
-    if "\\" in path or any(ord(c) < 32 or ord(c) == 127 for c in path):  # NUL and other controls included
-        return None
-    parts = [p for p in path.split("/") if p not in ("", ".")]
-    if ".." in parts:
-        return None
-    rel = "/".join(parts)
-    if not rel:
-        return "index.html"
-    return rel + "/index.html" if path.endswith("/") else rel
-
-
-def _site_file(out: Path, rel: str) -> bytes | None:
-    """The bytes of a regular file inside the site, never through a symlink; None for anything else."""
-    path = out
-    for part in rel.split("/"):
-        path = path / part
-        try:
-            info = os.lstat(path)
-        except OSError:
-            return None
-        if stat.S_ISLNK(info.st_mode):
-            return None
-    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SERVED:
-        return None
-    try:
-        return path.read_bytes()
-    except OSError:
-        return None
-
-
 class _Handler(http.server.BaseHTTPRequestHandler):
     """GET for the site: pages of the last good build (or fresher ones in memory), and the status poll."""
 
@@ -242,6 +189,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        if not self._host_allowed():  # a DNS-rebinding page names its own host: it reads nothing
+            return self.send_error(403, "host not allowed (scorecard serve --allow-host NAME)")
         if self.path == STATUS_PATH:
             with self.rebuilder.lock:
                 body = json.dumps({"generation": self.rebuilder.generation, "ok": self.rebuilder.broken_text is None,
@@ -256,9 +205,18 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             return self._send(self._decorate(fresh), "text/html; charset=utf-8")
         return self._file(rel)
 
+    def _host_allowed(self) -> bool:
+        host = host_name(self.headers.get("Host") or "")
+        return host is not None and host in self.server.allowed_hosts  # type: ignore[attr-defined]
+
     def _file(self, rel: str) -> None:
-        """A file of the last good build: HTML with the reload script (and any error banner)."""
+        """A file of the last good build: HTML with the reload script (and any error banner); before the first
+        good build, a page of the findings."""
         body = _site_file(self.rebuilder.out, rel)
+        with self.rebuilder.lock:
+            unbuilt = self.rebuilder.state is None and self.rebuilder.broken_text is not None
+        if body is None and unbuilt and (rel.endswith(".html") or "." not in rel.rsplit("/", 1)[-1]):
+            return self._send(self._decorate(FINDINGS_PAGE), "text/html; charset=utf-8")
         if body is None:
             if not rel.endswith("index.html") and _site_file(self.rebuilder.out, rel + "/index.html") is not None:
                 self.send_response(301)  # a folder without its slash: relative links need it
@@ -298,30 +256,58 @@ def _handler(rebuilder: Rebuilder) -> type[_Handler]:
     return type("Handler", (_Handler,), {"rebuilder": rebuilder})
 
 
+FINDINGS_PAGE = (b'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>scorecard: the ledger has errors'
+                 b'</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main>'
+                 b"<h1>No good build yet</h1><p>The ledger has errors, listed above; the site appears here once they "
+                 b"are fixed.</p></main></body></html>")
+MAX_CONNECTIONS = 64  # handled at once; more wait in the listen queue (each idle one is dropped after its timeout)
+
+
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    """A threaded HTTP server whose threads do not keep the process alive."""
+    """A threaded HTTP server whose threads do not keep the process alive, that handles at most MAX_CONNECTIONS at
+    once and answers only requests naming an allowed host."""
 
     daemon_threads = True
     allow_reuse_address = True
     request_queue_size = 256  # the stdlib's 5 drops connections when a page's assets load at once
+
+    def __init__(self, address, handler, allowed_hosts: frozenset[str] = frozenset()):
+        super().__init__(address, handler)
+        self.allowed_hosts = LOOPBACK | {h.lower() for h in allowed_hosts}
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request, client_address) -> None:
+        self.slots.acquire()  # the accept loop waits here: more clients queue, no thread is spawned for them
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
 
     def handle_error(self, request, client_address) -> None:
         pass  # a client that hangs up or times out is not worth a traceback
 
 
 def serve(root: Path, out: Path, host: str, port: int | None, echo: Callable[[str], None] = print,
-          history: bool = False, warm: bool = True) -> None:
+          history: bool = False, warm: bool = True, allowed_hosts: frozenset[str] = frozenset()) -> None:
     """Build, then serve until interrupted. port None: 8000, or a free one if 8000 is taken."""
     rebuilder = Rebuilder(root, out, echo, history, warm)
     rebuilder.rebuild()
     if not out.is_dir():
         out.mkdir(parents=True)
+    hosts = allowed_hosts | ({host.lower()} if host not in ("0.0.0.0", "::") else frozenset())
     try:
-        httpd = Server((host, 8000 if port is None else port), _handler(rebuilder))
+        httpd = Server((host, 8000 if port is None else port), _handler(rebuilder), hosts)
     except OSError:
         if port is not None:
             raise
-        httpd = Server((host, 0), _handler(rebuilder))
+        httpd = Server((host, 0), _handler(rebuilder), hosts)
     stop = threading.Event()
     watcher = threading.Thread(target=rebuilder.watch, args=(stop,), daemon=True)
     watcher.start()
@@ -333,3 +319,16 @@ def serve(root: Path, out: Path, host: str, port: int | None, echo: Callable[[st
     finally:
         stop.set()
         httpd.server_close()
+
+
+def serve_folder(ledger_root: Path, out: str) -> Path:
+    """serve's --out: a folder outside the ledger, reached through no link (serve never builds into the ledger,
+    where a committed site/ or a link named site would be served as the preview)."""
+    given = Path(out).absolute()
+    resolved = given.resolve()
+    if resolved != given:
+        raise UserError(f"--out {out}: the path goes through a link; give the folder itself")
+    if resolved == ledger_root or ledger_root in resolved.parents:
+        raise UserError(f"--out {out} is inside the ledger: serve builds into a folder of its own (leave "
+                               "--out out, and it uses a temporary one)")
+    return resolved
