@@ -455,9 +455,15 @@ def test_serve_builds_outside_the_ledger_and_shows_the_findings_before_a_good_bu
         httpd.server_close()
     proc = run_cli("serve", "--root", str(base_ledger), "--out", str(base_ledger / "site"))
     assert proc.returncode == 2 and "inside the ledger" in proc.stderr
-    deep = base_ledger / "evidence"
+    deep, made = base_ledger / "evidence", []
     for _ in range(1100):
         deep = deep / "d"
         deep.mkdir()
+        made.append(deep)
     (deep / "x.json").write_text("{}")
-    assert str(deep / "x.json") in rebuilder.inputs()
+    try:
+        assert str(deep / "x.json") in rebuilder.inputs()
+    finally:  # removed deepest first: shutil.rmtree (pytest's clean-up) recurses and would fail on it
+        (deep / "x.json").unlink()
+        for folder in reversed(made):
+            folder.rmdir()

@@ -29,8 +29,8 @@ MARGIN = {"leads": 0.3, "parity": 0.01, "trails": -0.3, "inconclusive": -0.01}
 
 def allowed(status: str, said: int, negated: bool) -> bool:
     """The table of docs/format.md "Words in claims", without hedges or marks: what each status may say."""
-    if said == stance.LEVEL:
-        return not negated and status == "parity"
+    if said == stance.LEVEL:  # not level: ahead or behind, true of a lead and of a trail
+        return status in ("leads", "trails") if negated else status == "parity"
     if negated:  # not ahead: at most level; not behind: at least level
         return status in (("trails", "parity", "inconclusive") if said == stance.AHEAD else ("leads", "parity"))
     if said == stance.AHEAD:
@@ -93,13 +93,19 @@ def test_a_favourable_gap_is_never_rounded_up(written, true, ok):
     assert stance.favourable_ok(Decimal(written), half, [true]) is ok
 
 
-@pytest.mark.parametrize("sentence, history", [
-    ("trailed the bar until v2.1", True), ("led the bar in 2024", True),
-    ("was behind SOTA before the last release", True),
-    ("54% faster than the bar until v3 ships", False), ("faster than the bar in 2026 tests", False),
+@pytest.mark.parametrize("sentence, left_alone", [
+    ("led the bar in 2024", True), ("was ahead of SOTA before the last release", True),
+    ("outperformed the bar until v2.1", True),
+    ("54% faster than the bar until v3 ships", False),  # a time named, but the present said
+    ("faster than the bar in 2026 tests", False),  # this year is not an earlier time
+    ("has led the bar since v2.1", False),  # a present perfect is true today
+    ("Indeed, oursys beats the bar in 2026", False),  # a word ending in -ed is no past tense
 ])
-def test_history_needs_a_past_tense_and_an_earlier_time(sentence, history):
-    assert stance.history(sentence) is history
+def test_history_is_a_past_tense_in_an_earlier_time(sentence, left_alone):
+    """A sentence in a past tense that names an earlier time is history, left alone; anything else is read (the
+    hostile pass of issue 42 found 'the speed in v3' and 'Indeed … in 2026' read as history)."""
+    standing = stance.Standing("trails", -0.5, 0.05, "lower", year=2026)
+    assert (stance.check(sentence, standing, "the gap") == []) is left_alone
 
 
 def _ledger(tmp_path: Path, records: dict[str, str], evidence: dict[str, object] | None = None) -> Path:

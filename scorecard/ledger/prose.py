@@ -20,22 +20,25 @@ _HINT = ("write the number as a placeholder (${value}, ${bar}, ${interval}, ...)
 
 
 def check(rec: DimensionRecord, value: Measurement | None, bar: Bar, tolerance: float,
-          findings: list[Finding]) -> None:
+          findings: list[Finding], year: int = 0) -> None:
     """SC211 for each placeholder that cannot be read, or that nothing in the record fills; SC513 for each number
     typed with a comparable unit that no number read gives at its written precision; SC519 for one that is not
     ours typed as ours; SC517 and SC518 for words of standing the evidence does not give (issue 42)."""
     dim = rec.model
     texts = [(f, t) for f in FIELDS if isinstance(t := getattr(dim, f), str)]
-    if not any("$" in t or (value is not None and typed.may_show_a_number(t)) or stance.may_say(t)
-               for _, t in texts):
+    if not any("$" in t or typed.may_show_a_number(t) or stance.may_say(t) or not t.isascii() or
+               any(mark in t for mark in "*_&\\[<`") for _, t in texts):
         return  # nothing to fill, no number to check, no word of standing: the hook's common case, kept cheap
     c = compare.compare(value, bar, tolerance, rec.model.share) if value is not None and bar.value is not None else None
     values = shown_values(value, bar, c)
-    where = standing(rec, c)
+    where = standing(rec, c, year)
     for field, text in texts:
         _check_placeholders(rec, field, text, value, bar, c, values, findings)
         if value is not None:
             _check_numbers(rec, field, text, known_numbers(value, bar, c, text), values, where, findings)
+        elif rec.model.status not in MEASURED and bar.value is not None and bar.unit:  # no number of ours to give
+            _check_numbers(rec, field, text, [typed.Known(bar.value, bar.unit, "the bar", "bar")], values, where,
+                           findings, ours=False)
         if _judged(rec, value, bar, c):
             _check_words(rec, field, text, values, c, where, findings)
 
@@ -45,8 +48,14 @@ def _check_placeholders(rec: DimensionRecord, field: str, text: str, value: Meas
     """SC211: a placeholder that cannot be read, a number glued to one, or one nothing in the record fills."""
     doc = rec.doc
     pos = doc.pos((field,))
-    for slip in prose.split(text)[1]:
+    pieces, slips = prose.split(text)
+    for slip in slips:
         findings.append(finding("SC211", doc.file, pos, f"{field}: {slip.message}", slip.hint))
+    for p in pieces:
+        if p.name in prose.MARKED and stance.may_say(p.text):
+            findings.append(finding("SC211", doc.file, pos, f"{field}: ${{{p.name} {p.text}}} holds words of "
+                                    "standing, which a mark would keep from the check", f"mark only the figure, "
+                                    f"and write the words around it: ${{{p.name} 4.48x}}"))
     if "${" in text and readings(text, values)[1]:
         findings.append(finding("SC211", doc.file, pos, f"{field}: a number is typed against a placeholder: the "
                                 "page would show them as one number", "put a space between the placeholder and "
@@ -60,12 +69,18 @@ def _check_placeholders(rec: DimensionRecord, field: str, text: str, value: Meas
 
 
 def _check_numbers(rec: DimensionRecord, field: str, text: str, known: list[typed.Known], values: dict[str, str],
-                   where: stance.Standing, findings: list[Finding]) -> None:
-    """SC513 for a number no known number gives; SC519 for the bar's (or a run's, an end's) typed as ours."""
+                   where: stance.Standing, findings: list[Finding], ours: bool = True) -> None:
+    """SC513 for a number no known number gives (on a record with no number, any but the bar's); SC519 for the
+    bar's (or a run's, an end's) typed as ours."""
     doc = rec.doc
     pos = doc.pos((field,))
-    for miss in typed.check(text, known, values, where.bars):
-        if miss.unnamed is not None:
+    for miss in typed.check(text, known, values, where.bars, inline=field == "claim"):
+        if not ours:
+            findings.append(finding("SC513", doc.file, pos, f"{field} says {miss.written.text}, but the record has "
+                                    f"no number of ours (status {rec.model.status})", "say the number with the "
+                                    "evidence that gives it (a measured status and a result), or mark a number "
+                                    "quoted from elsewhere: ${quote …}"))
+        elif miss.unnamed is not None:
             findings.append(finding("SC519", doc.file, pos, f"{field} says {miss.written.text}, which is "
                                     f"{miss.unnamed.what}, not our value; {_gives(miss)}", _WHOSE))
         else:
@@ -93,12 +108,13 @@ def _check_words(rec: DimensionRecord, field: str, text: str, values: dict[str, 
                  where: stance.Standing, findings: list[Finding]) -> None:
     """SC517 for a gap said in the wrong direction, SC513 for a favourable one larger than the evidence gives, SC518
     for words of a standing the status does not give (stance.py), each said once whatever the readings."""
-    if not stance.may_say(text):
-        return
     doc = rec.doc
     seen: set[tuple[str, str]] = set()
     gap_text = compare.gap_words(c) if c is not None else ""
-    for scan in readings(text, values)[0]:
+    named = {**values, "bar": "the bar"}  # ${bar} names the bar: 'faster than ${bar}' is a comparison with it
+    for scan in readings(text, named, inline=field == "claim")[0]:
+        if not stance.may_say(scan):
+            continue
         for said in stance.check(scan, where, gap_text):
             if (said.rule, said.message) in seen:
                 continue
@@ -176,7 +192,7 @@ def known_numbers(m: Measurement, bar: Bar, c: compare.Comparison | None, text: 
     shown = units.parse(m.unit)
     if c is not None and c.ratio is not None and not shown.dims and shown.factor == 1:  # x only against x
         out.append(typed.Known(c.ratio, "x", "the ratio to the bar"))
-    if c is not None and (shown.dims or shown.factor == 1):  # a share's difference is in points, not %
+    if c is not None:  # a share's difference is in points ('8 points above the bar', read as %)
         out.append(typed.Known(abs(c.value - c.bar), c.unit, typed.DIFFERENCE))
     if c is not None and c.ratio is not None and c.ratio > 0 and c.bar > 0 and c.margin != 0:  # 32% ahead, 4× faster
         out += [typed.Known(x * 100, "%", typed.GAP) for x in _percent_gaps(c)]
@@ -211,7 +227,7 @@ def _percent_gaps(c: compare.Comparison) -> list[float]:
     return sorted({abs(c.ratio - 1), abs(1 / c.ratio - 1)})
 
 
-def standing(rec: DimensionRecord, c: compare.Comparison | None) -> stance.Standing:
+def standing(rec: DimensionRecord, c: compare.Comparison | None, year: int = 0) -> stance.Standing:
     """What the evidence gives, for the words' check (stance.py)."""
     dim = rec.model
     gaps: list[tuple[str, float]] = []
@@ -221,13 +237,16 @@ def standing(rec: DimensionRecord, c: compare.Comparison | None) -> stance.Stand
         gaps.append((c.unit, abs(c.value - c.bar)))
     status = dim.status if c is not None or dim.status not in MEASURED else "unplaced"
     margin = None if c is None else (-1.0 if c.unbounded else c.margin)
-    names = tuple(_plain(x).lower() for x in dim.leaders if _plain(x).strip())
+    names = tuple(n for x in dim.leaders if (n := _leader(x)))
+    ratio = c.ratio if c is not None and c.ratio is not None and c.ratio > 0 and c.bar > 0 else None
     return stance.Standing(status, margin, c.band if c is not None else 0.0,
-                           c.better if c is not None else dim.sota.better, names, tuple(gaps))
+                           c.better if c is not None else dim.sota.better, names, tuple(gaps), ratio, year)
 
 
-def _plain(text: str) -> str:
-    return re.sub(r"[*_`\[\]]|\(https?://[^)]*\)", "", text).strip()
+def _leader(text: str) -> str:
+    """A leader's name as prose says it: 'NVIDIA Dynamo (incremental: …)' is 'nvidia dynamo'."""
+    plain = re.sub(r"[*_`\[\]]|\(https?://[^)]*\)", "", text)
+    return re.sub(r"\s*\([^)]*\)?", "", plain).partition(":")[0].strip().lower()
 
 
 def _gives(miss: typed.Mismatch) -> str:

@@ -67,7 +67,7 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
     _check_display_unit(rec, findings, bar.unit if bar is not None else None, value.unit if value else None)
     _check_source_date(rec, settings, today, findings)
     _check_placeholders(rec, findings)
-    prose.check(rec, value if sound else None, judged, settings.parity_tolerance, findings)
+    prose.check(rec, value if sound else None, judged, settings.parity_tolerance, findings, year=today.year)
     for i, entry in enumerate(dim.trace):
         target = entry if isinstance(entry, str) else entry.target
         path = ("trace", i) if isinstance(entry, str) else ("trace", i, "path" if entry.path is not None else "url")

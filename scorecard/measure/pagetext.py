@@ -22,14 +22,17 @@ PRIVATE = re.compile("[\ue000-\ue01f]")  # what a ledger's text may not hold: th
 _MARKS = OPEN + CLOSE + FILLED + QUOTED
 
 
-def readings(text: str, values: dict[str, str] | None = None, plain: bool = False) -> tuple[list[str], bool]:
-    """See _readings (the check asks twice for a text with placeholders: whether one is glued, and its numbers)."""
-    texts, glued = _readings(text, tuple(sorted((values or {}).items())), plain)
+def readings(text: str, values: dict[str, str] | None = None, plain: bool = False,
+             inline: bool = False) -> tuple[list[str], bool]:
+    """See _readings (the check asks twice for a text with placeholders: whether one is glued, and its numbers).
+    inline: a claim, rendered as one line of Markdown, where an indented line is text, not a code block."""
+    texts, glued = _readings(text, tuple(sorted((values or {}).items())), plain, inline)
     return list(texts), glued
 
 
 @functools.lru_cache(maxsize=256)
-def _readings(text: str, values_items: tuple[tuple[str, str], ...], plain: bool) -> tuple[tuple[str, ...], bool]:
+def _readings(text: str, values_items: tuple[tuple[str, str], ...], plain: bool,
+              inline: bool = False) -> tuple[tuple[str, ...], bool]:
     """text as shown, in both readings of an emphasis or link mark (a *, _, [ or ] is a mark and shows nothing, or
     is unmatched and shows as itself, which parts the digits around it: a number the page shows is in one of
     them); and whether a number is typed against a placeholder (9${n}, ${n}.5, -${value}: one number on the page
@@ -43,7 +46,7 @@ def _readings(text: str, values_items: tuple[tuple[str, str], ...], plain: bool)
                      OPEN + values[p.name] + CLOSE if p.name in values else FILLED for p in pieces)
     out, glued = [], False
     for emphasis in ("", " ") if _EMPHASIS.search(marked) else ("",):  # one reading where no mark can differ
-        shown = normalise(_markdown_text(marked, emphasis))
+        shown = normalise(_inline_text(marked, emphasis) if inline else _markdown_text(marked, emphasis))
         glued = glued or _GLUED.search(shown) is not None
         out.append(shown.replace(FILLED, " ").replace(QUOTED, " "))
     return tuple(out), glued
@@ -162,7 +165,7 @@ def _table(par: str) -> str | None:
     if len(rows) < 2 or not _DELIMITER.fullmatch(rows[1].strip()) or "|" not in rows[0]:
         return None
     header = _cells(rows[0])
-    units = [(_HEADER_UNIT.search(h) or _BARE_UNIT.fullmatch(h.strip())) for h in header]
+    units = [(_HEADER_UNIT.search(h) or _BARE_UNIT.fullmatch(h.strip()) or _LAST_UNIT.search(h)) for h in header]
     out = [" , ".join(header)]
     for row in rows[2:]:
         cells = _cells(row)
@@ -184,6 +187,7 @@ def _cells(row: str) -> list[str]:
 _DELIMITER = re.compile(r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?")
 _HEADER_UNIT = re.compile(r"[(\[]\s*([^()\[\]\s][^()\[\]]{0,15}?)\s*[)\]]\s*$")  # TTFT (ms), rate [req/s]
 _BARE_UNIT = re.compile(r"(ms|s|µs|us|ns|min|h|%|x|×|req/s|tok/s|tokens/s|GB/s|MB/s|MB|GB|KiB|MiB|GiB|W|J|Wh)")
+_LAST_UNIT = re.compile(r"(?:,|\bin)\s+(ms|s|µs|us|ns|min|h|%|x|req/s|tok/s|tokens/s|GB/s|MB/s|MB|GB|W|J|Wh)\s*$")
 _BARE_NUMBER = re.compile(r"[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 
 

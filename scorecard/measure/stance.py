@@ -1,13 +1,15 @@
 """What prose says of where we stand against the bar, read sentence by sentence (issue 42), and whether it agrees
 with the verdict: the direction of each comparison, the status its words give, and the size of a gap said in
-words. The numbers themselves are typed.py's; this module reads the words around them. Pure: text in, findings out.
+words. The numbers themselves are typed.py's; this module reads the words around them (stancewords.py holds the
+vocabulary). Pure: text in, findings out.
 
 A sentence is read when its object is the bar: "the bar", SOTA, "state of the art", a rival or a leader the record
-names. A comparative (faster/slower, ahead/behind, beats/trails, higher/lower than, ...) says ahead or behind; a
-level word (level with, on par, matches) says level; a negation flips it to a bound ("no slower than": level or
-ahead). Where the bar is the subject ("the bar is 35% faster than oursys") the direction reverses. A sentence that
-places itself in an earlier time (until, before, a version, a year) is history, and left alone. docs/format.md
-("Words in claims") lists the grammar.
+names; and a comparison that names nothing, said as a verdict or with its gap, is against the bar too. A
+comparative (faster/slower, ahead/behind, beats/trails, higher/lower than, ...) says ahead or behind; a level word
+(level with, on par, matches) says level; a negation flips it to a bound ("no slower than": level or ahead). Where
+the bar is the subject of the comparison's clause ("the bar is 35% faster than oursys", "the bar lags") the
+direction reverses. A comparison said in a past tense in an earlier time ("trailed the bar until v2.1") is history,
+and left alone. docs/format.md ("Words in claims") lists the grammar.
 """
 
 from __future__ import annotations
@@ -16,55 +18,9 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from . import typed, units
+from . import stancewords as w, typed, units
 
 AHEAD, LEVEL, BEHIND = 1, 0, -1
-
-_W = r"(?<![\w-])"  # a word's start
-_AHEAD = (r"faster|quicker|better|ahead|leads?|leading|beats?|beating|outperform(?:s|ing)?|surpass(?:es|ing)?|"
-          r"outpac(?:es|e|ing)|exceed(?:s|ing)?|outstrip(?:s|ping)?|tops|wins?|winning|edges? out|"
-          r"outran|outruns?|outscores?|dominates?|crushes|overtakes?|superior to|eclipses?|bests|outclass(?:es)?|"
-          r"outdoes|trounces?|speedier|snappier|improves? (?:on|upon)|an improvement (?:on|over)|wins? against|"
-          r"ahead|a win over|a lead over|the lead over|leads over")
-_BEHIND = (r"slower|worse|behind|trail(?:s|ing)?|lag(?:s|ging)?(?: behind)?|falls? short(?: of)?|fell short(?: of)?|"
-           r"short of|underperform(?:s|ing)?|los(?:es|ing|e) to|lost to|misses|missing|off the pace of|inferior to|"
-           r"a regression (?:from|against)|regress(?:es|ed)? (?:from|against)|trails?|a deficit (?:to|against)|"
-           r"catching up (?:to|with)|catches up (?:to|with)|yet to (?:match|reach|catch)|not (?:yet )?at")
-_LEVEL = (r"level with|on par(?: with)?|at par(?: with)?|par with|at parity|parity with|parity|matches|matching|"
-          r"match(?:ed)?|equals|equal to|the same as|comparable (?:to|with)|in line with|neck and neck with|tied with|"
-          r"ties|as (?:fast|quick|good|low|high|efficient) as|level")
-_HIGH, _LOW = r"higher|more|greater|larger|bigger|above|over", r"lower|less|fewer|smaller|below|under"
-_UNPLACED = (r"not yet placed|cannot yet tell|can't yet tell|can not yet tell|too early to tell|inconclusive|"
-             r"cannot (?:yet )?place(?: it)?|can't (?:yet )?place(?: it)?|"
-             r"undecided|not yet known|unplaced|too few runs|too noisy to (?:tell|place)")
-_WORD = re.compile(rf"{_W}(?P<unplaced>{_UNPLACED})\b|{_W}(?P<level>{_LEVEL})\b|{_W}(?P<ahead>{_AHEAD})\b|"
-                   rf"{_W}(?P<behind>{_BEHIND})\b|{_W}(?P<high>{_HIGH})\b|{_W}(?P<low>{_LOW})\b", re.IGNORECASE)
-_TRANSITIVE = re.compile(r"leads?|beats?|beating|outperform|surpass|outpac|exceed|outstrip|tops|overtake|"
-                         r"trail|lags?|underperform|match|equals|ties|outran|outrun|outscore|dominate|crushes|misses|"
-                         r"eclipse|bests|outclass|outdoes|trounce",
-                         re.IGNORECASE)
-# A negation in the three words before a comparison ("no slower than"); "not only faster" negates nothing.
-_NEG = re.compile(r"(?:\b(?:no|not|never|nor|without|hardly|barely)|n't)(?! (?:only|just|merely|simply|also)\b)"
-                  r"(?: \w+)?(?: \w+)? ?$", re.IGNORECASE)
-_DEGREE = re.compile(r"\b(?:nearly|almost|roughly|approximately|about|close to|just about|essentially|virtually|"
-                     r"practically|near|more or less)\b", re.IGNORECASE)
-_CERTAIN = re.compile(r"\b(?:arguably|effectively|appears? to|appeared to|seems? to|seemed to|likely|probably|"
-                      r"apparently|possibly|presumably|may|might|could|would)\b", re.IGNORECASE)
-_POINT = re.compile(r"\bpoint estimate\b|\bby the point\b", re.IGNORECASE)
-_NOISE = re.compile(r"\bwithin (?:the )?(?:noise|(?:parity )?tolerance|±|\+/-)|\bwithin (?:the )?(?:run-to-run )?"
-                    r"noise\b", re.IGNORECASE)
-# A sentence placed in an earlier time: history, left alone (trailed until v2.1; led the bar in 2024): a past tense
-# and a time it names. "54% faster than the bar until v3 ships" names a time but says the present: read.
-_EARLIER = re.compile(r"\b(?:until|before|in|as of|since|prior to|at|by|through)\s+(?:v\d+(?:\.\d+)*\b|version \d|"
-                      r"release \d|(?:19|20)\d\d\b|(?:the )?(?:last|previous|prior|earlier|old|first) (?:release|"
-                      r"version|build|year|quarter))|\b(?:previously|formerly|used to|at the time|back then)\b",
-                      re.IGNORECASE)
-_PAST = re.compile(r"\b(?:was|were|had|did|led|beat|fell|lost|ran|outran|\w{3,}ed)\b", re.IGNORECASE)
-_DIRECTION_PHRASE = re.compile(r"\b(?:higher|lower|more|less)(?: is|=) better\b|\bbetter: ?(?:higher|lower)\b|"
-                               r"\b(?:lower|higher)-is-better\b", re.IGNORECASE)
-_BARS = ("the bar", "sota", "state of the art", "state-of-the-art", "the rival", "rival's", "rivals", "the leader",
-         "the competitor", "the baseline", "the record")
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=\S)|\s+¶\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +45,8 @@ class Standing:
     better: str | None
     bars: tuple[str, ...] = ()  # leaders and rivals the record names, lowercase
     gaps: tuple[tuple[str, float], ...] = ()  # (family: '%', 'x' or a unit, the true gap in it)
+    ratio: float | None = None  # ours ÷ the bar, where both are positive ('0.65× the bar' is checked against it)
+    year: int = 0  # this year: a year before it is an earlier time, not this one
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,17 +60,19 @@ class Claimed:
     words: str
     implicit: bool = False  # it names nothing it is compared with: in a scorecard, the bar
     elsewhere: bool = False  # it is made against something else than the bar (4.1x faster than naive)
+    past: bool = False  # said in a past tense (trailed, was behind): history where the sentence names an earlier time
 
 
 def may_say(text: str) -> bool:
     """Whether text holds a word of standing at all (else the check has nothing to read)."""
-    return _WORD.search(text) is not None
+    text = text.translate(w.CONFUSABLE)
+    return w.WORD.search(text) is not None or w.RATIO.search(text) is not None
 
 
 def sentences(scan: str) -> list[tuple[int, str]]:
     """The sentences of a page's text, each with where it starts."""
     out, at = [], 0
-    for m in _SENTENCE.finditer(scan):
+    for m in w.SENTENCE.finditer(scan):
         out.append((at, scan[at:m.start()]))
         at = m.end()
     out.append((at, scan[at:]))
@@ -120,104 +80,174 @@ def sentences(scan: str) -> list[tuple[int, str]]:
 
 
 def about_the_bar(sentence: str, bars: tuple[str, ...]) -> bool:
-    low = sentence.lower()
-    return any(_has(low, b) for b in _BARS + bars)
+    return _names_bar(sentence.lower(), bars)
 
 
 def _has(low: str, name: str) -> bool:
     return bool(name) and re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", low) is not None
 
 
-def history(sentence: str) -> bool:
-    """Whether the sentence places itself in an earlier time (then it is left alone)."""
-    return _EARLIER.search(sentence) is not None and _PAST.search(sentence) is not None
+def _names_bar(low: str, bars: tuple[str, ...]) -> bool:
+    return any(_has(low, b) for b in w.BARS + bars)
+
+
+def history(sentence: str, year: int = 0) -> bool:
+    """Whether the sentence names an earlier time (a version, an earlier release, a year before this one)."""
+    for m in w.EARLIER_TIME.finditer(sentence):
+        if m.group("year") is None or not year or int(m.group("year")) < year:
+            return True
+    return False
+
+
+def _past(text: str, m: re.Match) -> bool:
+    """Whether the comparison at m is said in a past tense (trailed, led, was behind), not a present perfect."""
+    before = text[max(0, m.start() - 24):m.start()]
+    if w.HAS_BEFORE.search(before):
+        return False
+    return w.PAST_BEFORE.search(before) is not None or w.PAST_WORD.search(m.group()) is not None
 
 
 def claims(sentence: str, standing: Standing) -> list[Claimed]:
     """The comparisons the sentence makes of ours against the bar, in order."""
-    text = _DIRECTION_PHRASE.sub(lambda m: " " * len(m.group()), sentence)
+    text = w.DIRECTION_PHRASE.sub(lambda m: " " * len(m.group()), sentence.translate(w.CONFUSABLE))
     out = []
-    for m in _WORD.finditer(text):
+    for m in w.WORD.finditer(text):
         kind = m.lastgroup or ""
         if kind == "unplaced":
             out.append(Claimed(2, False, m.start(), m.end(), m.group(), True))
             continue
+        if not _compares(text, m, kind):
+            continue  # a bound (under 100 ms), a word of quantity, or an adjective on a noun ('faster hardware')
         if kind in ("high", "low"):
-            if not _compares(text, m.end()) or standing.better is None:
-                continue  # a bound (under 100 ms) or a word of quantity: typed.py reads the number
+            if standing.better is None:
+                continue
             stance = AHEAD if (kind == "high") == (standing.better == "higher") else BEHIND
         else:
             stance = {"ahead": AHEAD, "behind": BEHIND, "level": LEVEL}[kind]
-        subject = _reversed(text, m, standing.bars)  # the bar is the subject
-        stance = -stance if subject else stance
-        negated = _NEG.search(text[max(0, m.start() - 24):m.start()]) is not None
-        obj = _object(text, m)
-        elsewhere = obj is not None and not subject and not _names_bar(obj[:40].lower(), standing.bars)
-        out.append(Claimed(stance, negated, m.start(), m.end(), m.group(), _implicit(text, m, kind), elsewhere))
+        clause = _clause_before(text, m.start())
+        passive = w.PASSIVE.search(text[max(0, m.start() - 24):m.start()]) is not None and (
+            text[m.end():m.end() + 4].lower() == " by " or w.PARTICIPLE.fullmatch(m.group()) is not None)
+        obj = _object(text, m, passive)
+        relative = w.RELATIVE.match(clause) is not None and not w.RELATIVE.fullmatch(clause.rstrip())
+        obj_is_bar = (obj is not None and (_names_bar(obj[:40].lower(), standing.bars) or
+                                           w.PRONOUN.match(obj) is not None)) or \
+            (relative and _after_bar(text, clause, m.start(), standing.bars)) or \
+            _bar_as_relative_object(clause, standing.bars)  # the bar, which oursys beats; the bar that oursys beats
+        subject = not obj_is_bar and _bar_is_subject(text, clause, m.start(), standing.bars)
+        nobody = w.NOBODY.search(clause) is not None and stance != LEVEL  # nobody is faster than oursys: we lead
+        stance = -stance if passive else stance
+        stance = AHEAD if nobody else -stance if subject else stance
+        negated = not nobody and w.NEG.search(text[max(0, m.start() - 24):m.start()]) is not None
+        implicit = nobody or (obj is None and _said_as_verdict(text, m, kind))
+        out.append(Claimed(stance, negated, m.start(), m.end(), m.group(), implicit,
+                           obj is not None and not obj_is_bar and not subject and not nobody, _past(text, m)))
     return out
 
 
-_VERDICT_WORD = re.compile(r"ahead|behind|leads?|leading|trail|trails|trailing|beats?|lags?|lagging",
-                           re.IGNORECASE)
+def _clause_before(text: str, start: int) -> str:
+    """The words of the comparison's clause before it (from the last comma, colon, 'and', 'but' …)."""
+    head = text[:start]
+    cut = max((m.end() for m in w.CLAUSE_END.finditer(head)), default=0)
+    return head[cut:]
+
+
+def _bar_is_subject(text: str, clause: str, start: int, bars: tuple[str, ...]) -> bool:
+    """The bar is the subject of the comparison's clause: named in it, not after a preposition ('against the bar,
+    oursys leads' names it in another clause; 'the bar is 35% faster' and 'the bar lags' make it the subject), or
+    the clause is a relative one on the bar ('…the bar, which is 35% faster')."""
+    low = clause.lower()
+    for name in sorted(w.BARS + bars, key=len, reverse=True):
+        for m in re.finditer(rf"(?<![\w]){re.escape(name)}(?![\w])", low):
+            if w.PREPOSITION.search(low[:m.start()]) is None:
+                return True
+    if w.RELATIVE.fullmatch(clause.rstrip()) or re.fullmatch(r"\s*(?:which|that|who)\s+(?:is|are|was|were|runs|"
+                                                            r"answers|serves)\b.*", clause, re.IGNORECASE):
+        return _after_bar(text, clause, start, bars)  # '…the bar, which is 35% faster': the bar is the subject
+    return False
+
+
+def _bar_as_relative_object(clause: str, bars: tuple[str, ...]) -> bool:
+    """'the bar that oursys beats': the bar, then a relative clause whose subject is another."""
+    low = clause.lower()
+    return any(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])\s*,?\s*(?:that|which|whom)\s+(?!is\b|are\b|was\b|"
+                         rf"were\b)\w", low) for name in w.BARS + bars)
+
+
+def _after_bar(text: str, clause: str, start: int, bars: tuple[str, ...]) -> bool:
+    """Whether the clause (a relative one) follows the bar's name: '…the bar, which …'."""
+    before = text[:start - len(clause)].rstrip(" ,;:(—–").lower()
+    return any(before.endswith(name) for name in w.BARS + bars)
+
+
+def _compares(text: str, m: re.Match, kind: str) -> bool:
+    """Whether the word at m makes a comparison: higher/lower with 'than' (two words between at most) or the bar;
+    an adjective with 'than', 'by', a preposition, or at the end of its clause (not 'faster hardware')."""
+    rest = text[m.end():m.end() + 48].lower()
+    than = re.match(r"(?: [\w-]+){0,2}? than\b", rest) is not None
+    if "bar" in m.group().lower():
+        return True  # within the bar, inside the bar
+    if kind in ("high", "low"):
+        if w.TRANSITIVE.match(m.group()):
+            return True
+        return than or any(rest.startswith(f" {b}") for b in ("the bar", "the sota", "sota", "the state of the art",
+                                                             "the rival", "the baseline"))
+    if w.ADJECTIVE.fullmatch(m.group()):
+        return than or _ENDS_CLAUSE.match(rest) is not None
+    return True
+
+
+_ENDS_CLAUSE = re.compile(r"\s*(?:$|[.,;:!?()—–]|(?:by|on|at|in|for|with|across|over|against|vs|versus|overall|"
+                          r"today|now|still|too|here|again)\b)", re.IGNORECASE)
+
+
+def _said_as_verdict(text: str, m: re.Match, kind: str) -> bool:
+    """A comparison naming nothing, said as a verdict (we lead, best-in-class), with its gap (54% faster), or as a
+    comparative ending its clause (oursys is faster.): in a scorecard, against the bar."""
+    if w.VERDICT_WORD.fullmatch(m.group()) is not None or _NUMBER_BEFORE.search(text[:m.start()]) is not None:
+        return True
+    return kind in ("ahead", "behind") and w.ADJECTIVE.fullmatch(m.group()) is not None and \
+        _ENDS_CLAUSE.match(text[m.end():m.end() + 20]) is not None
+
+
 _NUMBER_BEFORE = re.compile(r"\d(?:[.,]\d+)?\s?(?:%|×|x|[a-zµ/]{1,8})?\s?$", re.IGNORECASE)
 
 
-def _implicit(text: str, m: re.Match, kind: str) -> bool:
-    """A comparison naming nothing it is made against, said as a verdict (leads, ahead, behind) or with its gap
-    (54% faster): in a scorecard's claim, against the bar. 'a faster start-up' is not read."""
-    if kind not in ("ahead", "behind") or _object(text, m) is not None:
-        return False
-    return _VERDICT_WORD.fullmatch(m.group()) is not None or _NUMBER_BEFORE.search(text[:m.start()]) is not None
-
-
-def _compares(text: str, end: int) -> bool:
-    """Whether higher/lower/over/under at end compares with something ('than …', 'the bar'), not bounds a number."""
-    rest = text[end:end + 40].lower()
-    return rest.startswith(" than") or any(rest.startswith(f" {b}") for b in ("the bar", "the sota", "sota",
-                                                                                  "the state of the art", "the rival"))
-
-
-def _object(text: str, m: re.Match) -> str | None:
-    """What a comparison is made against: after 'than' (faster than X), 'of'/'with' (ahead of X), or a verb's
-    object (beats X); None where it names none."""
-    rest = _CLAUSE_END.split(text[m.end():m.end() + 60], 1)[0]  # the object ends with its clause
+def _object(text: str, m: re.Match, passive: bool = False) -> str | None:
+    """What a comparison is made against, within its clause: after 'than' (faster than X), 'of'/'with'/'over'
+    (ahead of X, a speedup over X), a verb's object (beats X), or who does it in the passive (beaten by X); None
+    where it names none ('wins on latency' names a domain, not an object)."""
+    rest = w.CLAUSE_END.split(text[m.end():m.end() + 60], 1)[0].replace("(", " ").replace(")", " ")
     word = m.group().lower()
-    if _TRANSITIVE.match(word) or word.endswith((" of", " with", " to", " than", " on", " upon", " over", "behind",
-                                                 "ahead")):
-        return rest.strip() or None
-    than = re.match(r"(?: \S+){0,3}? (?:than|to|of|with) (.+)", rest)
-    return than.group(1) if than is not None else None
-
-
-_CLAUSE_END = re.compile(r"[,;:()]| and | but | while | whereas ")
-
-
-def _reversed(text: str, m: re.Match, bars: tuple[str, ...]) -> bool:
-    """The bar is the subject: it is named before the comparison, and the comparison's object is not the bar."""
-    obj = _object(text, m)
-    if obj is None:
-        return False
-    return _names_bar(text[:m.start()].lower(), bars) and not _names_bar(obj[:40].lower(), bars)
-
-
-def _names_bar(low: str, bars: tuple[str, ...]) -> bool:
-    return any(_has(low, b) for b in _BARS + bars)
+    if passive:
+        obj = rest.strip()[2:].strip(" .!?")  # after 'by'
+    elif w.TRANSITIVE.match(word) or word.endswith((" of", " with", " to", " than", " on", " upon", " over",
+                                                    "behind", "ahead")):
+        obj = rest.strip(" .!?")
+    else:
+        than = re.match(r"(?: \S+){0,3}? +(?:than|to|of|with|over|against|vs\.?|versus) (.+)", rest)
+        obj = than.group(1).strip(" .!?") if than is not None else ""
+    obj = re.sub(r"^(?:of|with|to|than)\s+", "", obj, flags=re.IGNORECASE)
+    if obj.lower().startswith("on ") or w.TIME_OBJECT.match(obj):
+        obj = ""  # leads on latency: where, not whom; faster than ever: than itself, so against the bar
+    obj = re.sub(r"^by\b.*", "", obj).strip()  # 'trails by 490 ms': the gap, not an object
+    return obj if re.search(r"\w", obj) else None
 
 
 def check(scan: str, standing: Standing, gap_text: str = "") -> list[Said]:
     """What the text says of the standing that the evidence does not give, sentence by sentence: a gap typed beside
-    a comparison in the other direction, or a favourable one larger than the evidence gives (rule 2 of issue 42),
-    else words of a standing the status does not give (rule 3). A sentence not about the bar, or placed in an
-    earlier time, is left alone."""
+    a comparison in the other direction, or a favourable one larger than the evidence gives (rule 2 of issue 42), a
+    multiple of the bar the evidence does not give, else words of a standing the status does not give (rule 3). A
+    comparison with something else than the bar, or said in a past tense in an earlier time, is left alone."""
+    scan = scan.translate(w.CONFUSABLE)  # a Cyrillic 'а' in 'fаster' or 'bаr' reads as the Latin it shows
     numbers = typed.numbers_in(scan) if standing.margin is not None else []
     out: list[Said] = []
     for offset, sentence in sentences(scan):
         named = about_the_bar(sentence, standing.bars)
-        if history(sentence):
-            continue
+        earlier = history(sentence, standing.year)
+        out += _ratios(sentence, standing)
         for c in claims(sentence, standing):
-            if c.elsewhere or (not named and not c.implicit):
-                continue  # a comparison with something else than the bar (4.1x faster than naive): left alone
+            if c.elsewhere or (not named and not c.implicit) or (earlier and c.past):
+                continue
             said = _gap_said(c, offset, scan, numbers, standing, gap_text) if numbers else None
             why = _refused(c, sentence, standing) if said is None else None
             if said is not None:
@@ -233,18 +263,37 @@ def _gap_said(c: Claimed, offset: int, scan: str, numbers: list[typed.Written], 
     the evidence gives (favourable_ok)."""
     if c.stance not in (AHEAD, BEHIND) or c.negated or standing.margin is None:
         return None
-    w = _attached(numbers, offset + c.start, offset + c.end, scan)
-    if w is None:
+    n = _attached(numbers, offset + c.start, offset + c.end, scan)
+    if n is None:
         return None
     actual = AHEAD if standing.margin > 0 else BEHIND if standing.margin < 0 else LEVEL
-    said = f"{w.text} {c.words}" if w.end <= offset + c.start else f"{c.words} … by {w.text}"
+    said = f"{n.text} {c.words}" if n.end <= offset + c.start else f"{c.words} … by {n.text}"
     if actual != c.stance:
         return Said("direction", said, f"says {said} ({_says(c)}); the result is {gap_text}",
                     "write ${gap}, which says the gap the way it is")
-    if c.stance == AHEAD and not favourable_ok(w.value.copy_abs(), w.half, _gaps(standing, w.unit)):
+    if c.stance == AHEAD and not favourable_ok(n.value.copy_abs(), n.half, _gaps(standing, n.unit)):
         return Said("size", said, f"says {said}; the result is {gap_text}, and a lead is never rounded up",
                     "write ${gap}, or the gap at the precision the evidence gives")
     return None
+
+
+def _ratios(sentence: str, s: Standing) -> list[Said]:
+    """'0.65× the bar's latency', '65% of the bar': ours as a multiple of the bar, which must be the ratio the
+    evidence gives at the precision written."""
+    out = []
+    for m in w.RATIO.finditer(sentence):
+        if s.ratio is None or re.search(r"(?:\bwithin|\bby|±|\+/-|\bto|\bof) ?$", sentence[:m.start()],
+                                        re.IGNORECASE):
+            continue  # within 5% of the bar: a bound on the gap, read by typed.py; not a multiple of the bar
+        written = Decimal(m.group(1)) / (100 if m.group(2) == "%" else 1)
+        half = Decimal(5).scaleb(-len(m.group(1).partition(".")[2]) - 1) / (100 if m.group(2) == "%" else 1)
+        inverse = (m.group("noun") or "").lower() in w.INVERSE_NOUNS and s.better == "lower"  # speed of a time
+        ratio = 1 / s.ratio if inverse else s.ratio
+        if abs(written - Decimal(repr(ratio))) > half * Decimal("1.000000001"):
+            out.append(Said("size", m.group(), f"says {m.group()}: ours is {ratio:.3g}× the bar"
+                            + (f" ({m.group('noun')})" if m.group("noun") else ""),
+                            "write ${ratio}, which shows ours ÷ the bar"))
+    return out
 
 
 def _says(c: Claimed) -> str:
@@ -267,29 +316,16 @@ _HINTS = {
 def _refused(c: Claimed, sentence: str, s: Standing) -> tuple[str, str] | None:
     """(message, hint) where what c says is not what the status gives (None where it agrees)."""
     status = s.status
-    hedged = _CERTAIN.search(sentence) is not None
-    marked_point = _POINT.search(sentence) is not None
+    near = sentence[max(0, c.start - 40):c.start]  # a hedge goes with the words it hedges
+    hedge = w.CERTAIN.search(near)
+    marked_point = w.POINT.search(sentence) is not None
     if c.stance == 2:  # not yet placed
         ok = status == "inconclusive"
-    elif hedged and status != "inconclusive":
-        return (f"'{c.words}' is hedged ({_CERTAIN.search(sentence).group()}), but the evidence gives "  # type: ignore[union-attr]
-                f"{status}: a hedge of certainty is for a value the runs cannot place",
-                _HINTS.get(status, "say what the evidence gives"))
-    elif status == "inconclusive":
-        ok = marked_point or (c.stance == AHEAD and c.negated) or (c.stance == BEHIND and not c.negated)
-    elif status == "leads":
-        ok = (c.stance == AHEAD and not c.negated) or (c.stance == BEHIND and c.negated)
-    elif status == "parity":
-        ok = (c.stance == LEVEL and not c.negated) or (c.stance in (AHEAD, BEHIND) and c.negated) or \
-            c.stance == BEHIND or (c.stance == AHEAD and (marked_point or _NOISE.search(sentence) is not None))
-    elif status == "trails":
-        near = s.margin is not None and abs(s.margin) <= 2 * s.tolerance and _DEGREE.search(sentence) is not None
-        ok = (c.stance == BEHIND and not c.negated) or (c.stance == AHEAD and c.negated) or \
-            (c.stance == LEVEL and not c.negated and near)
-    elif status == "simulated":
-        ok = c.stance != LEVEL and not _verdict_verb(c.words)
-    else:  # no number: nothing in our favour
-        ok = (c.stance == BEHIND and not c.negated) or (c.stance == AHEAD and c.negated)
+    elif hedge is not None and status != "inconclusive":
+        return (f"'{c.words}' is hedged ({hedge.group()}), but the evidence gives {status}: a hedge of certainty is "
+                "for a value the runs cannot place", _HINTS.get(status, "say what the evidence gives"))
+    else:
+        ok = _agrees(c, sentence, s, marked_point)
     if ok:
         return None
     gives = f"the evidence gives {status}" if status in ("leads", "parity", "trails", "inconclusive") else \
@@ -298,12 +334,25 @@ def _refused(c: Claimed, sentence: str, s: Standing) -> tuple[str, str] | None:
                                                                                "record has no number for"))
 
 
-_VERDICT_VERBS = re.compile(r"leads?|leading|beats?|beating|trails?|trailing|outperform|surpass|wins?|winning|"
-                            r"los(?:es|e|ing)|lost|dominates?|crushes|underperform", re.IGNORECASE)
-
-
-def _verdict_verb(words: str) -> bool:
-    return _VERDICT_VERBS.match(words) is not None
+def _agrees(c: Claimed, sentence: str, s: Standing, marked_point: bool) -> bool:
+    """The table of docs/format.md "Words in claims": what each status may say."""
+    ahead, level, behind = c.stance == AHEAD, c.stance == LEVEL, c.stance == BEHIND
+    at_most_level = (behind and not c.negated) or (ahead and c.negated)  # behind, or not ahead
+    if s.status == "inconclusive":
+        return marked_point or at_most_level
+    if s.status == "leads":
+        return (ahead and not c.negated) or (behind and c.negated) or (level and c.negated)
+    if s.status == "parity":
+        return (level and not c.negated) or (c.negated and not level) or behind or \
+            (ahead and (marked_point or w.NOISE.search(sentence) is not None))
+    if s.status == "trails":
+        near = s.margin is not None and abs(s.margin) <= 2 * s.tolerance and w.DEGREE.search(sentence) is not None
+        return at_most_level or (level and c.negated) or (level and near)
+    if s.status == "simulated":  # a gap in plain words, in the model's direction; no verdict word
+        side = None if s.margin is None else AHEAD if s.margin > 0 else BEHIND if s.margin < 0 else LEVEL
+        return not level and w.VERDICT_VERB.match(c.words) is None and (side is None or c.negated or
+                                                                       c.stance == side)
+    return at_most_level  # no number: nothing in our favour
 
 
 def _excerpt(sentence: str, c: Claimed) -> str:
@@ -327,11 +376,11 @@ def favourable_ok(written: Decimal, half: Decimal, gaps: list[float]) -> bool:
 def _attached(numbers: list[typed.Written], start: int, end: int, scan: str) -> typed.Written | None:
     """The number a comparison at [start, end) is about: just before it (54.4% faster), or after 'by' (trails the
     bar by 490 ms)."""
-    for w in numbers:
-        if 0 <= start - w.end <= 2 and not scan[w.end:start].strip():
-            return w
-        if 0 < w.start - end <= 60 and w.before.endswith(("by ", "by")) and w.relative:
-            return w
+    for n in numbers:
+        if 0 <= start - n.end <= 2 and not scan[n.end:start].strip():
+            return n
+        if 0 < n.start - end <= 60 and n.before.endswith(("by ", "by")) and n.relative:
+            return n
     return None
 
 
