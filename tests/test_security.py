@@ -467,3 +467,27 @@ def test_serve_builds_outside_the_ledger_and_shows_the_findings_before_a_good_bu
         (deep / "x.json").unlink()
         for folder in reversed(made):
             folder.rmdir()
+
+
+def test_every_query_of_a_run_shares_one_budget(base_ledger, monkeypatch):
+    """Issue 40 item 5: the 2-second budget was per query, so 41 hostile records took 73 s. Every path: query of a run
+    now shares one budget; past it, a finding that says so (SC311), not "selects nothing"; the next run starts
+    afresh."""
+    from scorecard.cli import pipeline
+    from scorecard.measure import budget
+
+    alpha = (base_ledger / "claims/core/alpha.yaml").read_text().replace("  pointer: /runs/0/rps\n",
+                                                                       "  path: $.runs[0].rps\n")
+    for name in ("a1", "a2", "a3"):
+        (base_ledger / f"claims/core/{name}.yaml").write_text(alpha.replace("Alpha throughput", f"Alpha {name}"))
+    result, _ = pipeline.validate(base_ledger)
+    assert [f.code for f in result.findings] == []
+    one = budget.run_spent()[1] // 4  # the work of one query (alpha and its three copies)
+    monkeypatch.setattr(budget, "RUN_WORK_BUDGET", 2 * one)
+    result, _ = pipeline.validate(base_ledger)
+    spent = [f for f in result.findings if f.code == "SC311"]
+    assert len(spent) == 2 and all("this run's queries together spent their budget" in f.message and
+                                   "the run's budget" in f.hint for f in spent)
+    assert not any(f.code == "SC312" for f in result.findings)
+    monkeypatch.setattr(budget, "RUN_WORK_BUDGET", 10 ** 9)
+    assert pipeline.validate(base_ledger)[0].findings == []  # a new run, a fresh budget

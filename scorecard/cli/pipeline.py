@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..core.paths import PathProblem, builtin_templates
 from ..core.place import LedgerPlace
 from ..core.statuses import display_key
+from ..measure import budget
 from ..ledger.cache import ParsedFiles, RenderedPages, ledger_folder, open_ledger_folder
 from ..ledger.check import check, check_one
 from ..ledger.load import ParseCache, read_document, stream_ledger
@@ -38,6 +39,7 @@ def validate(where: Path | LedgerPlace, cache: ParseCache | None = None,
     cache: serve's parsed files, kept across rebuilds; else, with warm, the warm cache's (ledger/cache.py).
     """
     place = place_of(where)
+    budget.reset_run()  # every path: query of this run shares one budget
     if warm:  # parsed files are kept from the second run on this machine: a one-off run pays nothing
         known = ledger_folder(place)
         folder = open_ledger_folder(place)  # marks the ledger as seen (and used: see cache.evict)
@@ -139,6 +141,7 @@ def refresh(state: BuildState, files: list[str], cache: ParseCache) -> dict[str,
     from ..site.resolve import count_statuses, resolve_dimension
 
     resolved, ledger, place = state.resolved, state.ledger, state.ledger.place
+    budget.reset_run()  # a fast refresh is a run of its own: its queries share a fresh budget
     where = {d.record.file: (ci, di) for ci, c in enumerate(resolved.categories) for di, d in enumerate(c.dimensions)}
     records = []
     for rel in files:

@@ -5,7 +5,7 @@ descendant segments (each multiplies the nodes visited), or is a form RFC 9535 f
 comparison whose side is itself a comparison, a logical expression or a negation: `@.a==1==1`, `(@.a==1)==true`).
 While it runs it is bounded in work and time: every node a segment yields (nested queries' too), every node a
 descendant segment visits and every filter evaluation counts against MAX_WORK, the clock is read at each of them
-against TIME_BUDGET, and match() and search() run
+against TIME_BUDGET (and the run's, budget.py), and match() and search() run
 with the regex engine's own timeout (the rest of the budget). It selects at most MAX_NODES values. Running out of a
 bound is a QueryError, never a hang; the counts make the work bound the same on every machine.
 
@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
+from . import budget
+
 MAX_QUERY = 1000  # characters
 MAX_DESCENDANTS = 2  # descendant segments (..) in one query
 MAX_NODES = 100_000  # nodes a query may select
@@ -33,8 +35,8 @@ TIME_BUDGET = 2.0  # seconds one query may run
 
 class QueryError(Exception):
     """A query that cannot be evaluated: kind is "syntax" (not an RFC 9535 query, or a form it forbids), "size"
-    (refused before it runs: too long, too many descendant segments), "budget" (ran out of time or nodes) or "depth"
-    (the data nests deeper than a query follows)."""
+    (refused before it runs: too long, too many descendant segments), "budget" (ran out of time or nodes), "run"
+    (the run's budget for every query is spent) or "depth" (the data nests deeper than a query follows)."""
 
     def __init__(self, message: str, kind: str) -> None:
         super().__init__(message)
@@ -54,8 +56,29 @@ def descendants(query: str) -> int:
 def find(query: str, data: Any) -> list[tuple[Any, tuple[str | int, ...]]]:
     """(value, location) of every node query selects in data, within the bounds; QueryError otherwise."""
     compiled = _compile(query)
+    seconds_left = budget.RUN_TIME_BUDGET - float(budget.spent["seconds"])
+    work_left = budget.RUN_WORK_BUDGET - int(budget.spent["work"])
+    if seconds_left <= 0 or work_left <= 0:
+        raise QueryError(f"not evaluated: this run's queries together spent their budget "
+                         f"({budget.RUN_TIME_BUDGET:g} s, {budget.RUN_WORK_BUDGET:,} units of work)", "run")
+    started = time.monotonic()
+    _budget.deadline, _budget.work = started + min(TIME_BUDGET, seconds_left), 0
+    _budget.limit = min(MAX_WORK, work_left)
+    try:
+        return _find(compiled, data)
+    except QueryError as exc:
+        run_limited = _budget.limit < MAX_WORK or seconds_left < TIME_BUDGET
+        if exc.kind == "budget" and run_limited:  # the run's budget ran out during this query, not the query's own
+            raise QueryError(f"stopped: this run's queries together spent their budget ({budget.RUN_TIME_BUDGET:g} s, "
+                             f"{budget.RUN_WORK_BUDGET:,} units of work)", "run") from None
+        raise
+    finally:
+        budget.spent["seconds"] = float(budget.spent["seconds"]) + time.monotonic() - started
+        budget.spent["work"] = int(budget.spent["work"]) + _budget.work
+
+
+def _find(compiled: Any, data: Any) -> list[tuple[Any, tuple[str | int, ...]]]:
     out: list[tuple[Any, tuple[str | int, ...]]] = []
-    _budget.deadline, _budget.work = time.monotonic() + TIME_BUDGET, 0
     try:
         for node in compiled.finditer(data):
             out.append((node.value, tuple(node.location)))
@@ -83,8 +106,8 @@ _budget = threading.local()  # this thread's query: its deadline and the work do
 def _tick() -> None:
     """Count one unit of work against the running query's budget."""
     _budget.work += 1
-    if _budget.work > MAX_WORK:
-        raise _OverBudget(f"visited more than {MAX_WORK:,} nodes (segments, descendant segments and filters)")
+    if _budget.work > _budget.limit:
+        raise _OverBudget(f"visited more than {_budget.limit:,} nodes (segments, descendant segments and filters)")
     if time.monotonic() > _budget.deadline:  # every unit: one filter evaluation can compare large values
         raise _OverBudget(f"ran past its {TIME_BUDGET:g}-second budget")
 

@@ -103,6 +103,8 @@ _QUERY_HINTS = {
     "budget": "select the value with a simpler query (names instead of .. or regular expressions), or point at it "
               "with pointer:",
     "depth": "point at the value with pointer:, or name the members on the way instead of searching with ..",
+    "run": "point at values with pointer: (or simpler queries): the ledger's path: queries together ran past the "
+           "run's budget",
 }
 
 
