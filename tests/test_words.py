@@ -229,3 +229,18 @@ result:
 """}, {"x": {"v": list(range(1000, 2100, 10))}})
     result, _ = pipeline.validate(root)
     assert [f.code for f in result.findings] == codes
+
+
+@pytest.mark.parametrize("note, codes", [
+    ("fak's 1,380 tok/s against raw SGLang's 1,840 tok/s", []),  # named by the label
+    ("fak's 1,380 tok/s against sglang's 1,840 tok/s", []),  # or by the input's name
+    ("fak answers 1,840 tok/s", ["SC519"]),  # the other input's number, as ours
+])
+def test_an_inputs_number_is_named_by_its_name_or_its_label(tmp_path, note, codes):
+    """Rule 4 of issue 42: an input's number typed in prose says whose it is, by the input's YAML name or label:."""
+    root = copy_ledger(LEDGERS / "good/measurements", tmp_path / "ledger")
+    path = root / "claims/tool-output/peak-decode-vs-sglang.yaml"
+    text = path.read_text().replace("unit: tokens/s}", "unit: tokens/s, label: raw SGLang}")
+    path.write_text(text.replace("result:", f"note: {json.dumps(note)}\nresult:", 1))
+    result, _ = pipeline.validate(root)
+    assert [f.code for f in result.findings] == codes

@@ -232,6 +232,8 @@ class Input(ToolWords):
     unit: Text | None = Field(None, description="Unit of the input; units combine through the expression.")
     stat: Stat | None = Field(None, description="How runs are reduced to one number: median (default), mean, "
                                                 "pNN (a quantile: p90, p99.9), min or max.")
+    label: Text | None = Field(None, description="What prose calls this input ('raw SGLang'): a number it gives, typed "
+                                                 "in claim: or note:, is named by this label or by the input's name.")
 
 
 class Result(ToolWords):

@@ -35,7 +35,8 @@ def check(rec: DimensionRecord, value: Measurement | None, bar: Bar, tolerance: 
     for field, text in texts:
         _check_placeholders(rec, field, text, value, bar, c, values, findings)
         if value is not None:
-            _check_numbers(rec, field, text, known_numbers(value, bar, c, text), values, where, findings)
+            _check_numbers(rec, field, text, known_numbers(value, bar, c, text, _labels(rec)), values, where,
+                           findings)
         elif rec.model.status not in MEASURED and bar.value is not None and bar.unit:  # no number of ours to give
             _check_numbers(rec, field, text, [typed.Known(bar.value, bar.unit, "the bar", "bar")], values, where,
                            findings, ours=False)
@@ -86,6 +87,16 @@ def _check_numbers(rec: DimensionRecord, field: str, text: str, known: list[type
         else:
             findings.append(finding("SC513", doc.file, pos, f"{field} says {miss.written.text}; {_gives(miss)}",
                                     _HINT))
+
+
+def _labels(rec: DimensionRecord) -> dict[str, str]:
+    """Each input's label, by its name (what prose calls it: 'raw SGLang')."""
+    inputs = rec.model.result.inputs if rec.model.result is not None else None
+    return {name: _plain_words(i.label) for name, i in (inputs or {}).items() if i.label}
+
+
+def _plain_words(text: str) -> str:
+    return re.sub(r"[*_`\[\]]", "", text).strip().lower()
 
 
 def _judged(rec: DimensionRecord, value: Measurement | None, bar: Bar, c: compare.Comparison | None) -> bool:
@@ -171,10 +182,13 @@ def shown_values(m: Measurement | None, bar: Bar, c: compare.Comparison | None) 
     return out
 
 
-def known_numbers(m: Measurement, bar: Bar, c: compare.Comparison | None, text: str = "") -> list[typed.Known]:
+def known_numbers(m: Measurement, bar: Bar, c: compare.Comparison | None, text: str = "",
+                  labels: dict[str, str] | None = None) -> list[typed.Known]:
     """Every number the claim rests on that prose may quote: the value, its interval's ends, its runs' lowest and
     highest, the bar (and its interval's ends), the ratio (for a value in x, as x is checked only against x), the
-    difference from the bar (not for a share, whose difference is in points) and the gap in % and ×, the inputs."""
+    difference from the bar (not for a share, whose difference is in points) and the gap in % and ×, the inputs
+    (each named in prose by its name or its label: labels)."""
+    labels = labels or {}
     out = [typed.Known(m.value, m.unit, "the value")]
     for x, what in ((m.low, "the interval's low end"), (m.high, "the interval's high end")):
         if x is not None:
@@ -197,8 +211,9 @@ def known_numbers(m: Measurement, bar: Bar, c: compare.Comparison | None, text: 
     if c is not None and c.ratio is not None and c.ratio > 0 and c.bar > 0 and c.margin != 0:  # 32% ahead, 4× faster
         out += [typed.Known(x * 100, "%", typed.GAP) for x in _percent_gaps(c)]
         out.append(typed.Known(max(c.ratio, 1 / c.ratio), "x", typed.GAP))
-    out += [typed.Known(src.value, src.unit, f"input '{src.name}'", f"input:{src.name}") for src in m.sources
-            if src.name is not None and src.unit]
+    out += [typed.Known(src.value, src.unit, f"input '{src.name}'",
+                        "input:" + "|".join([str(src.name)] + ([labels[src.name]] if src.name in labels else [])))
+            for src in m.sources if src.name is not None and src.unit]
     return out + _other_statistics(m, text)
 
 

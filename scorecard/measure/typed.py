@@ -326,8 +326,8 @@ def named(w: Written, needs: str, names: tuple[str, ...]) -> bool:
     if needs in ("best-run", "worst-run"):
         wrong = ("worst", "slowest") if needs == "best-run" else ("best", "fastest")
         return (w.ranged or has(*_RUN_WORDS)) and not has(*wrong)
-    if needs.startswith("input:"):
-        return has(needs[6:].lower())
+    if needs.startswith("input:"):  # its name or its label (input:sglang|raw sglang)
+        return any(has(name.lower()) for name in needs[6:].split("|"))
     if needs.startswith("stat:"):  # p99 2,100 ms, or 2,100 ms p99: the statistic's word beside the number
         word = needs[5:]
         return f" {word} " in " " + _NONWORD.sub(" ", w.before[-16:]) + " " or \
