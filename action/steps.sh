@@ -45,7 +45,9 @@ step_diff() {
   base=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pull_request"]["base"]["sha"])' \
          "${GITHUB_EVENT_PATH:?}") || { echo "scorecard: no pull_request.base.sha in the event" >&2; return 1; }
   local file="$out_dir/scorecard-diff.md"
-  if ! scorecard diff --root "$root" --merge-base "$base" HEAD --format markdown > "$file" 2> "$out_dir/diff.err"; then
+  # At most 65,000 characters: the comment a later step posts from diff-file must stay under GitHub's 65,536.
+  if ! scorecard diff --root "$root" --merge-base "$base" HEAD --format markdown --max-chars 65000 > "$file" \
+       2> "$out_dir/diff.err"; then
     { echo "**scorecard diff** could not compare with the base:"; echo; echo '~~~~~~~~'; tr -d '~' < "$out_dir/diff.err"; echo '~~~~~~~~'; } > "$file"
   fi
   summary < "$file"
@@ -59,8 +61,14 @@ step_build() {
   stamp=$(git -C "$root" log -1 --format=%ct 2>/dev/null || true)
   local extra=()
   [ "${INPUT_HISTORY:-false}" = "true" ] && extra+=(--history)
-  SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$stamp}" scorecard build --root "$root" --out "$site" \
-    "${strict[@]}" "${extra[@]}" || return 1
+  if ! SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$stamp}" scorecard build --root "$root" --out "$site" \
+       "${strict[@]}" "${extra[@]}" 2> "$out_dir/build.err"; then
+    cat "$out_dir/build.err" >&2
+    # A refusal shows in the job summary, not only the log (any tilde removed, so no text can close the fence).
+    { echo "**scorecard build** refused:"; echo; echo '~~~~~~~~'; tr -d '~' < "$out_dir/build.err" | head -c 60000
+      echo; echo '~~~~~~~~'; } | summary
+    return 1
+  fi
   output site "$site"
 }
 

@@ -122,3 +122,19 @@ def test_build_writes_the_site_only_when_asked(tmp_path, repo):
     assert status == 0, log
     site = Path(outputs["site"])
     assert (site / "index.html").is_file() and (site / "changes.html").is_file()
+
+
+def test_the_diff_file_fits_a_comment_and_a_refused_build_shows_in_the_summary(tmp_path, repo):
+    """Issue 40 item 11: the diff-file a comment step posts stays under GitHub's 65,536 characters (it ends with
+    '… and N more'); a build the ledger makes fail says so in the job summary, not only in the log."""
+    root, base = repo
+    beta = (root / "claims/core/beta.yaml").read_text()
+    for i in range(800):  # a pull request that adds 800 dimensions: about 100,000 characters of diff
+        (root / f"claims/core/padded-dimension-{i:03}.yaml").write_text(beta.replace("Beta latency", f"Padded {i}"))
+    commit(root, "many", 3)
+    status, summary, outputs, _ = runner(tmp_path, root, "diff", base=base)
+    written = Path(outputs["diff-file"]).read_text()
+    assert status == 0 and len(written) < 65_536 and re.search(r"… and \d+ more changed dimensions", written)
+    (root / "claims/core/alpha.yaml").write_text("title: [unclosed\n")
+    status, summary, _, log = runner(tmp_path / "b", root, "build", build="true")
+    assert status == 1 and "**scorecard build** refused:" in summary and "SC101" in summary

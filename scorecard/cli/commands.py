@@ -289,14 +289,18 @@ def new(root: str | None, target: str, status: str, title: str | None, category_
 @click.option("--merge-base", "from_merge_base", is_flag=True,
               help="Compare from where REV2 (or HEAD) branched from REV, as a pull request does; "
                    "REV...REV2 means the same.")
-def diff(root: str | None, rev: str, rev2: str | None, fmt: str, from_merge_base: bool) -> None:
+@click.option("--max-chars", type=click.IntRange(2000, 1_000_000), default=1_000_000, show_default=True,
+              help="With --format markdown: at most this many characters, cut with '… and N more' (65000 for a "
+                   "pull-request comment, whose limit is 65,536).")
+def diff(root: str | None, rev: str, rev2: str | None, fmt: str, from_merge_base: bool, max_chars: int) -> None:
     """Say what changed in the ledger between REV and REV2 (default: the working tree)."""
     from . import diff as d
 
     ledger_root = _root(root)
     old, new, changes = d.run(ledger_root, rev, rev2, from_merge_base)
-    render = {"text": d.as_text, "markdown": d.as_markdown, "json": d.as_json}[fmt]
-    _echo(render(old, new, changes), nl=False, json=fmt == "json")
+    text = d.as_markdown(old, new, changes, max_chars) if fmt == "markdown" else \
+        {"text": d.as_text, "json": d.as_json}[fmt](old, new, changes)
+    _echo(text, nl=False, json=fmt == "json")
 
 
 @main.command()

@@ -360,7 +360,7 @@ def as_text(old: str, new: str, changes: list[Change]) -> str:
     return "\n".join(out) + "\n"
 
 
-def as_markdown(old: str, new: str, changes: list[Change]) -> str:
+def as_markdown(old: str, new: str, changes: list[Change], limit: int = MD_LIMIT) -> str:
     """Markdown ready to paste as a pull-request comment: every text from the ledger (ids, file names, titles,
     claims, values, messages) sits in a code span, where it cannot open a link, an image, raw HTML, a heading
     or a mention."""
@@ -376,7 +376,8 @@ def as_markdown(old: str, new: str, changes: list[Change]) -> str:
     for i, c in enumerate(changes):
         block = [f"- **{c.kind}** {md_code(c.id)} ({md_code(c.file)})", *(f"  - {md_code(line)}" for line in c.lines)]
         grown = sum(len(line) + 1 for line in block)
-        if size + grown > MD_LIMIT - 200:  # a job summary over 1 MiB is dropped whole: cut, and say how many more
+        if size + grown > min(limit, MD_LIMIT) - 200:  # over the limit the summary (1 MiB) or a comment
+            # (65,536 characters) is dropped whole: cut, and say how many more
             out.append(f"- … and {len(changes) - i} more changed dimension{'s' if len(changes) - i != 1 else ''}: "
                        "run `scorecard diff` for all of them")
             break
