@@ -249,3 +249,26 @@ def test_any_error_of_a_ledgers_template_is_a_finding_at_its_line(tmp_path, base
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "templates/index.html:3:1: error SC701" in proc.stderr, proc.stderr
     assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("template, env, said", [
+    ("{{ ('x' * 1200000000)|length }}", {"SCORECARD_TEMPLATE_MEMORY_MB": "300"}, "ran past the memory limit (300 MiB)"),
+    ("{% for i in 'x' * 100000 %}{% for j in 'x' * 100000 %}{% endfor %}{% endfor %}",
+     {"SCORECARD_TEMPLATE_CPU_SECONDS": "2"}, "ran past the CPU-time limit (2 s)"),
+])
+def test_a_ledgers_templates_render_under_memory_and_cpu_limits(base_ledger, template, env, said):
+    """Issue 40 item 1b: a template took 1.2 GB, or looped until the job's timeout. A ledger's own templates render
+    in a child process under RLIMIT_AS and RLIMIT_CPU: past either, SC701, the last good site untouched."""
+    import time
+
+    from conftest import run_cli
+
+    assert run_cli("build", cwd=base_ledger).returncode == 0
+    before = (base_ledger / "site/index.html").read_bytes()
+    (base_ledger / "templates").mkdir()
+    (base_ledger / "templates/category.html").write_text(template)
+    started = time.monotonic()
+    proc = run_cli("build", cwd=base_ledger, env=env)
+    assert proc.returncode == 1 and "SC701" in proc.stderr and said in proc.stderr, proc.stderr
+    assert "internal error" not in proc.stderr and time.monotonic() - started < 60
+    assert (base_ledger / "site/index.html").read_bytes() == before

@@ -97,6 +97,7 @@ def build(where: Path | LedgerPlace, out: Path, strict: bool = False, guard=None
     """
     from jinja2 import TemplateError  # here, not at the top: validate (and the hook) never needs jinja2
 
+    from ..site.limits import limited
     from ..site.render import Site
     from ..site.themes import template_finding
     from ..site.resolve import resolve_ledger
@@ -122,7 +123,8 @@ def build(where: Path | LedgerPlace, out: Path, strict: bool = False, guard=None
         # Rendered parts are kept by a rebuild (a site is there to replace), not by a one-off build.
         folder = ledger_folder(place) if warm and (out / MARKER).is_file() else None
         site = Site(resolved, reuse=RenderedPages(folder / "pages") if folder is not None else None)
-        count = write_site(place, out, site.iter_pages(), guard=guard)
+        pages = limited(site.iter_pages) if site.sandboxed else site.iter_pages()  # a ledger's own templates
+        count = write_site(place, out, pages, guard=guard)
     except TemplateError as exc:  # the write stage has already removed its temporary folder
         result.findings.append(template_finding(exc, place, builtin_templates()))
         return BuildOutcome(result, 0, None, True, notes=notes)

@@ -122,7 +122,9 @@ def _check_words(rec: DimensionRecord, field: str, text: str, values: dict[str, 
     doc = rec.doc
     seen: set[tuple[str, str]] = set()
     gap_text = compare.gap_words(c) if c is not None else ""
-    named = {**values, "bar": "the bar"}  # ${bar} names the bar: 'faster than ${bar}' is a comparison with it
+    # ${bar} names the bar ('faster than ${bar}' is a comparison with it); what the other placeholders show is the
+    # evidence's own words (${gap} says the gap the way it is), so the words around them are what is read
+    named = {name: "the bar" if name == "bar" else "X" for name in values}
     for scan in readings(text, named, inline=field == "claim")[0]:
         if not stance.may_say(scan):
             continue

@@ -108,7 +108,7 @@ RELATIVE = re.compile(r"^\s*(?:which|that|who)\b", re.IGNORECASE)
 SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=\S)|\s+¶\s+")
 # A multiple or share of the bar, said as ours: '0.65× the bar's latency', '65% of the bar'.
 RATIO_NOUNS = r"latency|time|delay|duration|speed|throughput|rate|performance|capacity|cost|memory"
-RATIO = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)\s?(×|x|X|%)\s+(?:of\s+)?(?:the\s+)?(?:(?P<noun>{RATIO_NOUNS})\s+of\s+"
+RATIO = re.compile(rf"(?<![\w.,])(\d+(?:\.\d+)?)\s?(×|x|X|%)\s+(?:of\s+)?(?:the\s+)?(?:(?P<noun>{RATIO_NOUNS})\s+of\s+"
                    r"(?:the\s+)?)?(?:bar|sota|rival|baseline)\b", re.IGNORECASE)
 INVERSE_NOUNS = ("speed", "throughput", "rate", "performance", "capacity")  # against a time: the inverse ratio
 # Letters that look Latin in other scripts, read as the Latin they show (a Cyrillic 'а' in 'fаster').

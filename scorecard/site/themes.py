@@ -147,6 +147,7 @@ def template_finding(exc, place: LedgerPlace, theme: Path):
                 break
             except ValueError:
                 continue
-    message = f"{type(exc).__name__}: {exc.message if getattr(exc, 'message', None) else exc}"
+    kind = getattr(exc, "kind", None) or type(exc).__name__  # an error from the limited child keeps its kind
+    message = f"{kind}: {exc.message if getattr(exc, 'message', None) else exc}"
     return finding("SC701", shown, (line or 1, 1), message,
                    "fix the template; the templates' context is documented in docs/site.md")
