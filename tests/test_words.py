@@ -244,3 +244,27 @@ def test_an_inputs_number_is_named_by_its_name_or_its_label(tmp_path, note, code
     path.write_text(text.replace("result:", f"note: {json.dumps(note)}\nresult:", 1))
     result, _ = pipeline.validate(root)
     assert [f.code for f in result.findings] == codes
+
+
+@settings(max_examples=300, deadline=None)
+@given(whose=st.sampled_from(["ours", "bar", "low", "high"]),
+       form=st.sampled_from(["", "against the bar's ", "vs ", "the rival's ", "the 95% interval ", "fastest run ",
+                             "slowest run ", "compared with "]),
+       unit=st.sampled_from(["ms", "s"]))
+def test_a_typed_number_passes_exactly_when_it_is_ours_or_named_as_whose_it_is(whose, form, unit):
+    """(a) of issue 42 for attribution: a number the evidence gives passes where it is our value, or where the words
+    before it say whose it is (the bar's after a bar's name or a comparison word, an interval end after an interval's
+    word, a run's after a run's, the fastest being the best): exactly those."""
+    from scorecard.measure import typed
+
+    known = [typed.Known(1390, "ms", "the value"), typed.Known(900, "ms", "the bar", "bar"),
+             typed.Known(1200, "ms", "the interval's low end", "interval"),
+             typed.Known(1500, "ms", "the interval's high end", "interval"),
+             typed.Known(1100, "ms", "the lowest run", "best-run"), typed.Known(1700, "ms", "the highest run",
+                                                                                  "worst-run")]
+    number = {"ours": 1390, "bar": 900, "low": 1100, "high": 1700}[whose]
+    shown = f"{number / 1000:g} s" if unit == "s" else f"{number:,} ms"
+    text = f"oursys answers in {form}{shown}"
+    named = {"ours": True, "bar": form in ("against the bar's ", "vs ", "the rival's ", "compared with "),
+             "low": form == "fastest run ", "high": form == "slowest run "}[whose]
+    assert (typed.check(text, known) == []) is named, (text, typed.check(text, known))
