@@ -8,7 +8,10 @@ templates ran past the memory limit"), never exit 3. The memory limit is the tem
 the process already maps when it forks. The built-in theme is not limited. Where the platform has no
 fork or no resource limits (Windows), the pages are rendered here, unlimited, and the build says so once.
 
-SCORECARD_TEMPLATE_MEMORY_MB and SCORECARD_TEMPLATE_CPU_SECONDS change the limits.
+SCORECARD_TEMPLATE_MEMORY_MB and SCORECARD_TEMPLATE_CPU_SECONDS change the limits (never above a limit the process
+already has).
+
+Lazy import: resource, in the child and in available() only (a Unix module; Windows has none).
 """
 
 from __future__ import annotations
@@ -76,8 +79,8 @@ def limited(pages: Pages) -> Iterator[tuple[str, bytes | Iterator[bytes]]]:
         try:
             os.close(read_end)
             code = _child(pages, write_end, memory, cpu)
-        except BaseException:  # noqa: BLE001 - whatever happens, the child never returns into the parent's code
-            code = 5
+        except BaseException as exc:  # noqa: BLE001 - whatever happens, the child never returns into the parent's code
+            code = _failed(write_end, exc)
         finally:
             os._exit(code)
     os.close(write_end)
@@ -97,8 +100,10 @@ def _child(pages: Pages, fd: int, memory: int, cpu: int) -> int:
     import resource
 
     memory += _address_space()  # the templates' own budget, over what the fork already maps (copied on write)
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    for kind, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_CPU, cpu)):
+        _, hard = resource.getrlimit(kind)
+        value = value if hard == resource.RLIM_INFINITY else min(value, hard)  # never above a limit already set
+        resource.setrlimit(kind, (value, value))
     with os.fdopen(fd, "wb") as out:
         try:
             for path, data in pages():
@@ -118,6 +123,16 @@ def _child(pages: Pages, fd: int, memory: int, cpu: int) -> int:
                   str(getattr(exc, "message", None) or exc).encode("utf-8", "replace"))
             return 3
     return 0
+
+
+def _failed(fd: int, exc: BaseException) -> int:
+    """Tell the parent what stopped the child (not a template's error: a fault of scorecard's, shown as one)."""
+    try:
+        with os.fdopen(fd, "wb", closefd=False) as out:
+            _send(out, b"X", type(exc).__name__, str(exc).encode("utf-8", "replace"))
+    except OSError:
+        pass
+    return 5
 
 
 def _memory(exc: BaseException) -> bool:
@@ -157,6 +172,8 @@ def _frames(stream) -> Iterator[tuple[str, bytes | Iterator[bytes]]]:
             yield path, data
         elif kind == b"M":
             raise LimitExceeded(f"the ledger's templates ran past the memory limit ({limits()[0] // 2 ** 20} MiB)")
+        elif kind == b"X":
+            raise RuntimeError(f"the template renderer failed: {path}: {data.decode('utf-8', 'replace')}")
         elif kind == b"R":
             code, file, hint = path.split("\n", 2)
             raise TemplateRefused(code, file, data.decode("utf-8", "replace"), hint)
