@@ -26,8 +26,8 @@ def check(rec: DimensionRecord, value: Measurement | None, bar: Bar, tolerance: 
     ours typed as ours; SC517 and SC518 for words of standing the evidence does not give (issue 42)."""
     dim = rec.model
     texts = [(f, t) for f in FIELDS if isinstance(t := getattr(dim, f), str)]
-    if not any("$" in t or typed.may_show_a_number(t) or stance.may_say(t) or not t.isascii() or
-               any(mark in t for mark in "*_&\\[<`") for _, t in texts):
+    if not any("$" in t or typed.may_show_a_number(t) or not t.isascii() or
+               any(mark in t for mark in "*_&\\[<`") or stance.may_say(t) for _, t in texts):
         return  # nothing to fill, no number to check, no word of standing: the hook's common case, kept cheap
     c = compare.compare(value, bar, tolerance, rec.model.share) if value is not None and bar.value is not None else None
     values = shown_values(value, bar, c)
