@@ -66,11 +66,8 @@ class Claimed:
 def may_say(text: str) -> bool:
     """Whether text holds a word of standing at all (else the check has nothing to read)."""
     text = (text if text.isascii() else text.translate(w.CONFUSABLE)).lower()
-    return w.WORD_LOWER.search(text) is not None or (_DIGIT.search(text) is not None and
+    return w.WORD_LOWER.search(text) is not None or (typed.may_show_a_number(text) and
                                                      w.RATIO.search(text) is not None)
-
-
-_DIGIT = re.compile(r"\d")
 
 
 def sentences(scan: str) -> list[tuple[int, str]]:
