@@ -92,11 +92,7 @@ def _check_numbers(rec: DimensionRecord, field: str, text: str, known: list[type
 def _labels(rec: DimensionRecord) -> dict[str, str]:
     """Each input's label, by its name (what prose calls it: 'raw SGLang')."""
     inputs = rec.model.result.inputs if rec.model.result is not None else None
-    return {name: _plain_words(i.label) for name, i in (inputs or {}).items() if i.label}
-
-
-def _plain_words(text: str) -> str:
-    return re.sub(r"[*_`\[\]]", "", text).strip().lower()
+    return {name: _named(i.label) for name, i in (inputs or {}).items() if i.label}
 
 
 def _judged(rec: DimensionRecord, value: Measurement | None, bar: Bar, c: compare.Comparison | None) -> bool:
@@ -254,14 +250,14 @@ def standing(rec: DimensionRecord, c: compare.Comparison | None, year: int = 0) 
         gaps.append((c.unit, abs(c.value - c.bar)))
     status = dim.status if c is not None or dim.status not in MEASURED else "unplaced"
     margin = None if c is None else (-1.0 if c.unbounded else c.margin)
-    names = tuple(n for x in dim.leaders if (n := _leader(x)))
+    names = tuple(n for x in dim.leaders if (n := _named(x)))
     ratio = c.ratio if c is not None and c.ratio is not None and c.ratio > 0 and c.bar > 0 else None
     return stance.Standing(status, margin, c.band if c is not None else 0.0,
                            c.better if c is not None else dim.sota.better, names, tuple(gaps), ratio, year)
 
 
-def _leader(text: str) -> str:
-    """A leader's name as prose says it: 'NVIDIA Dynamo (incremental: …)' is 'nvidia dynamo'."""
+def _named(text: str) -> str:
+    """A leader's or an input's label as prose says it: 'NVIDIA Dynamo (incremental: …)' is 'nvidia dynamo'."""
     plain = re.sub(r"[*_`\[\]]|\(https?://[^)]*\)", "", text)
     return re.sub(r"\s*\([^)]*\)?", "", plain).partition(":")[0].strip().lower()
 

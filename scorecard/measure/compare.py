@@ -250,8 +250,7 @@ def gap_words(c: Comparison, named: bool = True) -> str:
     bar = " the bar" if named else ""
     if c.unbounded:
         return f"behind{bar} without bound (failed requests)"
-    shown = units.parse(c.unit)
-    if shown.known and not shown.dims and shown.factor == 0.01:  # a share against a share (%, percent): in points
+    if units.is_percent(c.unit):  # a share against a share (%, percent): in points
         points = c.value - c.bar
         if points == 0:
             return "at the bar"
@@ -275,7 +274,7 @@ def gap_words(c: Comparison, named: bool = True) -> str:
     assert ratio is not None
     times = ratio if ratio >= MULTIPLE_FROM else 1 / ratio
     many = fmt_number(times) + "×"
-    timed = shown.dims == (("s", 1),)
+    timed = units.parse(c.unit).dims == (("s", 1),)
     if c.better == "lower":
         if timed:
             return f"{many} {'slower' if ratio > 1 else 'faster'} than the bar"

@@ -25,16 +25,11 @@ FLIP = {"higher": "lower", "lower": "higher"}
 PERCENT = "%"
 
 
-def _is_percent(text: str | None) -> bool:
-    unit = units.parse(text or "")
-    return unit.known and not unit.dims and unit.factor == 0.01
-
-
 def is_share(m: Measurement, sota) -> bool:
     """Whether m against sota is a share: the result is in % (x is a ratio by contract, never a share), the bar
     converts to %, and every number the verdict reads lies in 0-100: the value, its interval's ends, its runs, and
     the bar's (a run below 0 % shows the value is a change in percent, not a share)."""
-    if not _is_percent(m.unit) or sota.value is None or not units.parse(sota.unit or "").comparable(
+    if not units.is_percent(m.unit) or sota.value is None or not units.parse(sota.unit or "").comparable(
             units.parse(PERCENT)):
         return False
     ours = _in(m)
@@ -83,7 +78,7 @@ def _to_percent(x: float | None, unit: str | None) -> float | None:
     if x is None:
         return None
     mine = units.parse(unit or "")
-    return x if _is_percent(unit) else mine.to(x, units.parse(PERCENT))
+    return x if units.is_percent(unit) else mine.to(x, units.parse(PERCENT))
 
 
 def _in(m: Measurement) -> Measurement:

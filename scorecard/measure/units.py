@@ -171,6 +171,12 @@ def _count(token: str, sign: int, text: str, next_is_term: bool, first: bool) ->
 _OPERATORS = ("/", "per", "*", "·", "⋅")
 
 
+def is_percent(text: str | None) -> bool:
+    """Whether text is a unit of percent (%, percent): a share, whose differences are in points."""
+    unit = parse(text or "")
+    return unit.known and not unit.dims and unit.factor == 0.01
+
+
 def with_count_words(text: str) -> Unit:
     """text parsed with every word scorecard does not know read as a count unit: ns/iter is ns/{iter}.
 

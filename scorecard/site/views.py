@@ -257,17 +257,12 @@ def standing_text(d: ResolvedDimension) -> str:
     """Where the value stands, in the words of its status (the one the evidence gives): '37% ahead of the bar',
     '12.4× slower than the bar', 'level with the bar: within ±5% (2.4% behind)', 'not behind the bar by more than
     5% (the interval reaches 18% ahead)', 'not yet placed: 2.4% behind by the point estimate; …'."""
-    text = _standing(d)
-    return f"{text}; {RATIO}" if text and _in_percent(d) and d.record.model.share is False else text
+    text, c = _standing(d), d.comparison
+    in_percent = c is not None and units.is_percent(c.unit)
+    return f"{text}; {RATIO}" if text and in_percent and d.record.model.share is False else text
 
 
 RATIO = "judged as a ratio, not as a share (share: false)"  # a gain in percent, said where a reader sees it (issue 41)
-
-
-def _in_percent(d: ResolvedDimension) -> bool:
-    c = d.comparison
-    shown = units.parse(c.unit) if c is not None else None
-    return shown is not None and shown.known and not shown.dims and shown.factor == 0.01
 
 
 def _standing(d: ResolvedDimension) -> str:
