@@ -61,14 +61,14 @@ def test_events_are_newest_first(repo):
 def test_each_file_version_is_parsed_once(repo, monkeypatch):
     root, _ = repo
     calls = []
-    real = history._Parsed.model
+    real = history.Parsed.model
 
     def counting(self, blob, path):
         if blob not in self.models:
             calls.append(blob)
         return real(self, blob, path)
 
-    monkeypatch.setattr(history._Parsed, "model", counting)
+    monkeypatch.setattr(history.Parsed, "model", counting)
     history.walk(LedgerPlace.at(root))
     assert len(calls) == len(set(calls))
     # alpha: 3 versions (leads, parity, bar 10.1); beta/gamma: 1 (a pure rename keeps the blob); delta: 1

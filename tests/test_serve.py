@@ -312,3 +312,32 @@ def test_memory_stays_flat_across_rebuilds(tmp_path):
         gc.collect()
         sizes.append(rss_mb())
     assert sizes[29] - sizes[9] < 10, sizes
+
+
+def test_the_fast_path_renders_a_ledgers_templates_under_the_limits_too(tmp_path, monkeypatch):
+    """Issue 40 item 1b: serve's fast refresh rendered a category page in its own process, so a record edit that
+    made a ledger's template allocate took all the memory it asked for. It renders under the same limits as a
+    build: past one, the fast page is not served and the full rebuild reports SC701."""
+    from scorecard.cli.serve import Rebuilder
+    from scorecard.site.limits import LimitExceeded, available
+
+    if not available():
+        pytest.skip("no fork or resource limits here")
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    (root / "templates").mkdir()
+    (root / "templates/category.html").write_text(
+        "{% for d in category.dimensions %}{% if d.record.model.title == 'BOMB' %}{{ ('x' * 1200000000)|length }}"
+        "{% else %}{{ d.id }}{% endif %}{% endfor %}")
+    monkeypatch.setenv("SCORECARD_TEMPLATE_MEMORY_MB", "300")
+    rebuilder = Rebuilder(root, tmp_path / "site", echo=lambda _: None)
+    rebuilder.rebuild()
+    assert rebuilder.state is not None and rebuilder.broken_text is None, rebuilder.broken_text
+    beta = root / "claims/core/beta.yaml"
+    beta.write_text(beta.read_text().replace("title: Beta latency", "title: BOMB"))
+    current = rebuilder.inputs()
+    changed = {p for p in current if current[p] != rebuilder.snapshot.get(p)}
+    with pytest.raises(LimitExceeded):
+        rebuilder.refresh(changed, current)
+    assert not rebuilder.memory
+    rebuilder.rebuild()
+    assert rebuilder.broken_text is not None and "SC701" in rebuilder.broken_text

@@ -22,6 +22,8 @@ from ..ledger.stamps import explain_records, explain_suspects
 from ..measure.evidence import ArtifactStore
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from ..ledger.records import Ledger
     from ..site.render import Site
     from ..site.resolve import ResolvedLedger
@@ -177,11 +179,24 @@ def refresh(state: BuildState, files: list[str], cache: ParseCache) -> dict[str,
         ledger_categories[ci] = categories[ci].record
     state.resolved = replace(resolved, categories=categories)
     state.ledger = replace(ledger, categories=ledger_categories)
+    return _render_categories(state, [categories[ci] for ci in touched])
+
+
+def _render_categories(state: BuildState, categories: list) -> dict[str, bytes]:
+    """The category pages of a fast refresh; a ledger's own templates under the limits here too (a fault or a
+    limit is raised, and the full rebuild that follows reports it)."""
+    from ..site.limits import limited
+
     if state.site is None:
         from ..site.render import Site
 
         state.site = Site(state.resolved)
-    state.site.ledger = state.resolved
-    return {f"{categories[ci].slug}/index.html": state.site.page("category.html", "../", f"{categories[ci].slug}/"
-                                                                  "index.html", category=categories[ci])
-            for ci in touched}
+    site = state.site
+    site.ledger = state.resolved
+
+    def render() -> Iterator[tuple[str, bytes]]:
+        for category in categories:
+            name = f"{category.slug}/index.html"
+            yield name, site.page("category.html", "../", name, category=category)
+    return {name: body if isinstance(body, bytes) else b"".join(body)
+            for name, body in (limited(render) if site.sandboxed else render())}

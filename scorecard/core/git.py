@@ -97,6 +97,7 @@ class Change:
     path: str
     old_path: str | None  # for renames and copies
     blob: str  # the new blob id ('' when deleted)
+    old_blob: str = ""  # the blob it replaced ('' when added)
 
 
 @dataclass(slots=True)
@@ -154,7 +155,7 @@ def first_parent_log(top: Path, prefix: str, paths: list[str], rev: str = "HEAD"
         if token.startswith(b":"):
             fields = token[1:].split(b" ")
             status = fields[4][:1].decode()
-            blob = fields[3].decode()
+            blob, old_blob = fields[3].decode(), fields[2].decode()
             if status in ("R", "C"):
                 old, new = tokens[i + 1].decode("utf-8", "replace"), tokens[i + 2].decode("utf-8", "replace")
                 i += 3
@@ -162,7 +163,8 @@ def first_parent_log(top: Path, prefix: str, paths: list[str], rev: str = "HEAD"
                 old, new = None, tokens[i + 1].decode("utf-8", "replace")
                 i += 2
             commits[-1].changes.append(Change(status, _strip(new, prefix), old and _strip(old, prefix),
-                                              "" if blob == _NULL_BLOB else blob))
+                                              "" if blob == _NULL_BLOB else blob,
+                                              "" if old_blob == _NULL_BLOB else old_blob))
             continue
         i += 1  # the empty token after a commit without changes, or the end
     return commits
@@ -180,6 +182,17 @@ def _strip(path: str, prefix: str) -> str:
 
 
 MAX_BLOB_BYTES = 16 * 1024 * 1024  # the artifact cap (core.paths): no past version is read beyond it
+MAX_VERSIONS = 500  # past file versions parsed per run (history, stamp explanations): SCORECARD_MAX_VERSIONS
+
+
+def version_limit() -> int:
+    """How many past file versions one run may parse: SCORECARD_MAX_VERSIONS (a positive whole number), else 500.
+
+    Set by whoever runs scorecard, never by the ledger: a pull request cannot raise it."""
+    try:
+        return max(1, int(os.environ.get("SCORECARD_MAX_VERSIONS", MAX_VERSIONS)))
+    except ValueError:
+        return MAX_VERSIONS
 
 
 class BlobReader:

@@ -16,7 +16,7 @@ def as_data(h: History) -> dict:
         "head": h.head.sha,
         "notes": h.notes,
         "commits": [{"sha": c.sha, "time": c.time, "subject": c.subject} for c in h.commits],
-        "dimensions": {i: {"renamed_from": d.renamed_from, "removed": d.removed,
+        "dimensions": {i: {"renamed_from": d.renamed_from, "removed": d.removed, "older_versions_not_read": d.unread,
                            "states": [{"commit": c.sha, "time": c.time, "status": s.status, "value": s.value,
                                        "unit": s.unit, "bar": s.bar, "bar_unit": s.bar_unit, "category": s.category}
                                       for c, s in d.points]}
@@ -39,6 +39,8 @@ def as_text(dim_id: str, d: DimensionHistory, notes: list[str]) -> str:
              f"state{'s' if len(d.points) != 1 else ''}"
              + (f" (earlier names: {', '.join(d.renamed_from)})" if d.renamed_from else "")
              + (" (removed from the ledger)" if d.removed else "")]
+    if d.unread:
+        lines.append(f"  older versions not read ({d.unread})")
     for e in d.events:
         lines.append(f"  {e.date}  {e.short}  {e.text}  — {e.subject}")
     lines += [f"note: {note}" for note in notes]
@@ -68,6 +70,7 @@ def ledger_json(h: History, limit: int) -> str:
 def as_json(dim_id: str, d: DimensionHistory, notes: list[str]) -> str:
     """`scorecard history ID --format json`."""
     doc = {"dimension": dim_id, "renamed_from": d.renamed_from, "removed": d.removed, "notes": notes,
+           "older_versions_not_read": d.unread,
            "states": [{"commit": c.sha, "time": c.time, "status": s.status, "value": s.value, "unit": s.unit,
                        "bar": s.bar, "category": s.category} for c, s in d.points],
            "events": [event_data(e) for e in d.events]}

@@ -10,13 +10,16 @@ file versions they hold. A record that does not validate at some commit keeps it
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC
 
 from ..core import git
 from ..measure import reading as measure
-from . import wording
+from . import bound, wording
+from .parsed import Parsed
+from .state import State, differences, measured
 from ..measure.evidence import Artifact
 from ..core.git import Commit
 from ..core.place import LedgerPlace
@@ -25,8 +28,6 @@ from ..ledger.model import Dimension
 from ..ledger.prose import rendered
 from ..measure.measured import Bar
 from ..core.statuses import MEASURED
-from ..ledger.load import MAX_FILE_BYTES
-from ..ledger.versions import artifact_at, record_at
 
 
 # What a dimension's state is read from: its record, and the evidence its result cites (always under evidence/).
@@ -35,22 +36,6 @@ LEDGER_PATHS = ["claims", "evidence"]
 
 class HistoryUnavailable(Exception):
     """No git, not a repository, no commits: a sentence for the user, never a traceback."""
-
-
-@dataclass(frozen=True, slots=True)
-class State:
-    """What the site shows of a dimension at one commit."""
-
-    category: str
-    status: str
-    value: float | None
-    unit: str | None
-    bar: float | None
-    bar_unit: str | None
-    claim: str  # as the page showed it: placeholders filled
-    better: str | None = None
-    note: str = ""
-    wording: str = ""  # the claim as typed: a change of the numbers its placeholders show is not a rewording
 
 
 @dataclass(slots=True)
@@ -104,6 +89,7 @@ class DimensionHistory:
     events: list[Event] = field(default_factory=list)
     renamed_from: list[str] = field(default_factory=list)
     removed: bool = False
+    unread: int = 0  # versions of its record older than the version limit let the walk read
 
 
 @dataclass(slots=True)
@@ -142,38 +128,14 @@ def _known(path: str) -> tuple[str, str]:
     return where
 
 
-class _Parsed:
-    """File versions parsed once each, by blob id."""
-
-    def __init__(self, reader: git.BlobReader):
-        self.reader = reader
-        self.models: dict[str, Dimension | None] = {}
-        self.artifacts: dict[str, Artifact] = {}
-        self.missing = 0
-
-    def model(self, blob: str, path: str) -> Dimension | None:
-        if blob not in self.models:
-            raw = self.reader.read(blob, MAX_FILE_BYTES)  # a record over the record cap is a gap, as validate says
-            if raw is None and blob not in self.reader.oversized:
-                self.missing += 1
-            self.models[blob] = None if raw is None else record_at(raw, path)
-        return self.models[blob]
-
-    def artifact(self, blob: str, path: str) -> Artifact:
-        if blob not in self.artifacts:
-            art = self.artifacts[blob] = artifact_at(self.reader.read(blob), path)
-            art.raw = b""  # only the data is needed
-        return self.artifacts[blob]
-
-
-def _getter(tree: dict[str, str], parsed: _Parsed) -> Callable[[str], Artifact]:
+def _getter(tree: dict[str, str], parsed: Parsed) -> Callable[[str], Artifact]:
     def get(rel: str) -> Artifact:
         blob = tree.get(rel)
         return parsed.artifact(blob, rel) if blob else Artifact(rel, error="missing")
     return get
 
 
-def _state(category: str, model: Dimension, tree: dict[str, str], parsed: _Parsed) -> State:
+def _state(category: str, model: Dimension, tree: dict[str, str], parsed: Parsed) -> State:
     value = unit = None
     m = bm = None
     if model.status in MEASURED and model.result is not None:
@@ -214,9 +176,16 @@ def walk(place: LedgerPlace) -> History:
     if shallow:
         notes.append(f"This is a shallow clone: the history starts at {commits[0].short} "
                      f"({commits[0].when.date().isoformat()}); run `git fetch --unshallow` for all of it.")
+    limit = git.version_limit()
+    first = bound.start(commits, limit)
+    if first.index > 1:
+        notes.append(f"Older versions not read: the history starts at {commits[first.index - 1].short} "
+                     f"({commits[first.index - 1].when.date().isoformat()}); the {first.index - 1} older commits "
+                     f"are left out, as reading them would parse more than {limit} past file versions "
+                     "(SCORECARD_MAX_VERSIONS sets the limit).")
     with git.BlobReader(top) as reader:
-        parsed = _Parsed(reader)
-        history = _replay(commits, parsed)
+        parsed = Parsed(reader)
+        history = _replay(commits, parsed, first)
         if parsed.missing:
             notes.append(f"{parsed.missing} file versions were not in the repository and were skipped.")
         if reader.oversized:  # never read, never a value: a gap in the timeline
@@ -226,19 +195,28 @@ def walk(place: LedgerPlace) -> History:
     return history
 
 
-def _replay(commits: list[Commit], parsed: _Parsed) -> History:
+def _replay(commits: list[Commit], parsed: Parsed, first: bound.Start) -> History:
+    """The commits from first replayed, the ledger before it read as the first states (without events)."""
     replay = _Replay(parsed)
-    for commit in commits:
+    watched: dict[str, list[DimensionHistory]] = {}
+    if first.index:
+        watched = replay.seed(commits[first.index - 1], first.tree)
+    for commit in commits[first.index:]:
         replay.apply(commit)
-    return replay.history(commits)
+    for commit in commits[:max(first.index - 1, 0)]:  # left out: counted on the timelines whose files they touched
+        touched = {p for ch in commit.changes for p in (ch.path, ch.old_path) if p in watched}
+        for hist in {id(h): h for p in touched for h in watched[p]}.values():
+            hist.unread += 1
+    return replay.history(commits[max(first.index - 1, 0):])
 
 
 class _Replay:
     """The ledger's commits applied one at a time: the tree, who reads what, each dimension's history."""
 
-    def __init__(self, parsed: _Parsed):
+    def __init__(self, parsed: Parsed):
         self.parsed = parsed
         self.tree: dict[str, str] = {}  # ledger path -> blob id
+        self.holders: Counter[str] = Counter()  # blob id -> how many paths of the tree hold it
         self.users: dict[str, set[str]] = {}  # evidence path -> dimension paths whose result reads it
         self.reads: dict[str, list[str]] = {}  # dimension path -> the evidence paths its result reads
         self.current: dict[str, DimensionHistory] = {}  # id -> the history of the dimension with that id now
@@ -267,22 +245,46 @@ class _Replay:
                 hist.events.append(ev)
             self.events.append(ev)
 
+    def seed(self, commit: Commit, tree: dict[str, str]) -> dict[str, list[DimensionHistory]]:
+        """Start from the ledger as it was after commit: each dimension's state there, no event.
+        Returns, for each file a dimension's state was read from, the histories that read it."""
+        self.commit, self.per_dim = commit, {}
+        for path, blob in tree.items():
+            self._set(path, blob)
+        watched: dict[str, list[DimensionHistory]] = {}
+        for path in sorted(p for p in tree if _dimension_path(p)):
+            self._revisit(path)
+            hist = self.current.get(_known(path)[1])
+            if hist is not None:
+                for file in [path, *self.reads.get(path, [])]:
+                    watched.setdefault(file, []).append(hist)
+        self.per_dim = {}
+        return watched
+
     def _update_tree(self, commit: Commit) -> tuple[set[str], dict[str, str]]:
         """The paths the commit touched, and its renames of dimension files (new path -> old)."""
         touched: set[str] = set()
         renames: dict[str, str] = {}
         for ch in commit.changes:
             if ch.old_path is not None and ch.status == "R":
-                self.tree.pop(ch.old_path, None)
+                self._set(ch.old_path, None)
                 touched.add(ch.old_path)
                 if _dimension_path(ch.old_path) and _dimension_path(ch.path):
                     renames[ch.path] = ch.old_path
-            if ch.status == "D":
-                self.tree.pop(ch.path, None)
-            else:
-                self.tree[ch.path] = ch.blob
+            self._set(ch.path, None if ch.status == "D" else ch.blob)
             touched.add(ch.path)
         return touched, renames
+
+    def _set(self, path: str, blob: str | None) -> None:
+        old = self.tree.pop(path, None)
+        if blob is not None:
+            self.tree[path] = blob
+            self.holders[blob] += 1
+        if old is not None:
+            self.holders[old] -= 1
+            if self.holders[old] <= 0:
+                del self.holders[old]
+                self.parsed.release(old)
 
     def _note(self, dim_id: str, category: str, kind: str, text: str) -> None:
         ev = self.per_dim.get(dim_id)
@@ -329,10 +331,10 @@ class _Replay:
             hist = hist or self.gone.pop(dim_id, None) or DimensionHistory(dim_id)
             hist.removed = False
             self.current[dim_id] = hist
-            added = wording.added(state.status, _measured(state), again=bool(hist.points))
+            added = wording.added(state.status, measured(state), again=bool(hist.points))
             self._note(dim_id, category, "added", added)
         else:
-            for kind, text in _differences(before, state):
+            for kind, text in differences(before, state):
                 self._note(dim_id, category, kind, text)
         assert self.commit is not None
         hist.points.append((self.commit, state))
@@ -358,27 +360,3 @@ class _Replay:
         self.events.sort(key=lambda e: (-e.commit.time, -position[e.commit.sha], e.dim))
         notes = [f"{self.skipped} record versions did not validate and were skipped."] if self.skipped else []
         return History(commits, dict(sorted(dimensions.items())), self.events, notes)
-
-
-def _measured(state: State) -> tuple[float, str | None] | None:
-    return None if state.value is None else (state.value, state.unit)
-
-
-def _differences(old: State, new: State) -> list[tuple[str, str]]:
-    """What changed between two states, as (kind, words)."""
-    out = []
-    if old.category != new.category:
-        out.append(("moved", wording.moved(old.category, new.category)))
-    if old.status != new.status:
-        out.append(("status", wording.status_changed(old.status, new.status)))
-    value = wording.value_changed(old.status, _measured(old), new.status, _measured(new), new.better)
-    if value is not None:
-        out.append(("value", value))
-    bar = wording.bar_changed((old.bar, old.bar_unit), (new.bar, new.bar_unit))
-    if bar is not None:
-        out.append(("bar", bar))
-    if old.wording != new.wording and old.claim != new.claim:
-        out.append(("claim", f"claim reworded: “{old.claim}” → “{new.claim}”"))
-    if old.note != new.note:
-        out.append(("note", "note reworded"))
-    return out

@@ -213,43 +213,66 @@ def summary(covered: dict[str, object]) -> list[str]:
 
 # --- what changed since the review, from git -----------------------------------------------------
 
-def reviewed_versions(place: LedgerPlace, stamps: dict[str, str]) -> dict[str, dict[str, object]]:
-    """For each record file -> stamp, the covered values of the committed version the stamp was written for.
+def reviewed_versions(place: LedgerPlace, stamps: dict[str, str]) -> tuple[dict[str, dict[str, object]], set[str]]:
+    """For each record file -> stamp, the covered values of the committed version the stamp was written for;
+    and the files not explained because the run's limit of past versions read was reached first.
 
     A version qualifies when its record carries the stamp and its fingerprint, with the cited
     artifacts as committed at that commit, is the stamp. The newest such version is taken.
     Three git processes in all, however many records: one `git log` naming the commits that
     changed each record, then one `git cat-file --batch` reading records and artifacts at
-    those commits. A record stamped but never committed so has no entry; neither has any
-    record outside git.
+    those commits, at most git.version_limit() of them in all. A record stamped but never
+    committed so has no entry; neither has any record outside git.
     """
     from ..core import git
 
     if not stamps:
-        return {}
+        return {}, set()
     try:
         top, prefix = place.repo()
         log = git.log_names(top, [prefix + "claims"])
     except git.GitError:
-        return {}
+        return {}, set()
     commits: dict[str, list[str]] = {}  # record file -> commits that changed it, newest first
     for sha, names in log:
         for name in names:
             if name.startswith(prefix) and name[len(prefix):] in stamps:
                 commits.setdefault(name[len(prefix):], []).append(sha)
     found: dict[str, dict[str, object]] = {}
+    limited: set[str] = set()
     with git.BlobReader(top) as reader:
-        for file, stamp in stamps.items():
-            for sha in commits.get(file, []):
-                covered = _covered_at(functools.partial(_blob_at, reader, f"{sha}:{prefix}"), file, stamp)
-                if covered is not None:
-                    found[file] = covered
-                    break
-    return found
+        budget = _Budget(reader, git.version_limit())
+        for file, stamp in sorted(stamps.items()):
+            try:
+                for sha in commits.get(file, []):
+                    covered = _covered_at(functools.partial(budget.read, f"{sha}:{prefix}"), file, stamp)
+                    if covered is not None:
+                        found[file] = covered
+                        break
+            except _LimitReached:
+                limited.add(file)
+    return found, limited
 
 
-def _blob_at(reader: git.BlobReader, at: str, rel: str) -> bytes | None:
-    return reader.read(at + rel)
+class _LimitReached(Exception):
+    """The run has read as many past versions as it may."""
+
+
+class _Budget:
+    """Past versions read through one reader, at most limit of them (issue 40 item 4)."""
+
+    def __init__(self, reader: git.BlobReader, limit: int):
+        self.reader, self.left = reader, limit
+
+    def read(self, at: str, rel: str) -> bytes | None:
+        if self.left <= 0:
+            raise _LimitReached
+        self.left -= 1
+        return self.reader.read(at + rel)
+
+
+VERSION_LIMIT = ("not explained: version limit (this run read as many past file versions as it may; "
+                 "SCORECARD_MAX_VERSIONS raises the limit)")
 
 
 def _covered_at(read: Callable[[str], bytes | None], file: str, stamp: str) -> dict[str, object] | None:
@@ -322,10 +345,11 @@ def _suspect_changes(place: LedgerPlace, records: list[DimensionRecord]) -> dict
                 if d.review is not None and d.review.state == "suspect" and d.model.reviewed is not None}
     if not suspects:
         return {}
-    reviewed = reviewed_versions(place, {file: d.model.reviewed for file, d in suspects.items()
-                                         if d.model.reviewed is not None})
-    return {file: tuple(describe(reviewed[file], d.review.covered)) for file, d in suspects.items()
-            if file in reviewed and d.review is not None}
+    reviewed, limited = reviewed_versions(place, {file: d.model.reviewed for file, d in suspects.items()
+                                                  if d.model.reviewed is not None})
+    changes = {file: tuple(describe(reviewed[file], d.review.covered)) for file, d in suspects.items()
+               if file in reviewed and d.review is not None}
+    return changes | {file: (VERSION_LIMIT,) for file in limited}
 
 
 def _explained(d: DimensionRecord, changes: dict[str, tuple[str, ...]]) -> DimensionRecord:
