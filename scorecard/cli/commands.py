@@ -1,5 +1,6 @@
-"""The command line: each command parses options, calls one function, sets the exit status.
+"""The commands that read, build and publish the ledger: each parses options, calls one function, sets the exit status.
 
+The commands that write the ledger's own files (init, new, review, schema) are in authoring.py, registered here.
 Lazy imports: each command's own modules (and pydantic, jinja2, markdown-it through them) are imported inside
 the command, so `scorecard --help` and the click start-up load none of them.
 """
@@ -12,65 +13,12 @@ from pathlib import Path
 
 import click
 
-from .. import DISTRIBUTION, __version__
+from .. import __version__
+from . import authoring  # noqa: F401 - registers init, new, review and schema on main
 from .report import FORMATS
-from ..core.statuses import MEASURED, STATUSES
-from ..core.toolnames import TOOL_FORMATS as FORMAT_NAMES
-
-EXIT_FINDINGS = 1
-EXIT_USAGE = 2
-
-
-def _echo(text: str = "", nl: bool = True, err: bool = False, json: bool = False) -> None:
-    """click.echo with the ledger's control characters escaped (JSON output: as \\u escapes)."""
-    from ..core.textsafe import printable
-    from .report import json_safe
-
-    click.echo(json_safe(text) if json else printable(text), nl=nl, err=err)
-
-
-def _root(option: str | None) -> Path:
-    """The ledger root: --root, or the nearest folder up from here with scorecard.yaml."""
-    from ..ledger.load import SETTINGS_FILE, LedgerNotFound, find_root
-
-    if option is None:
-        return find_root(Path.cwd())
-    root = Path(option)
-    settings = root / SETTINGS_FILE
-    if not (settings.exists() or settings.is_symlink()):
-        raise LedgerNotFound(f"--root {option}: no scorecard.yaml there (error SC001: not a ledger)")
-    return root.resolve()
-
-
-root_option = click.option("--root", "root", metavar="DIR", default=None,
-                           help="Ledger root (default: the nearest folder up from here with scorecard.yaml).")
-strict_option = click.option("--strict", is_flag=True, help="Fail on warnings too.")
-no_cache_option = click.option("--no-cache", is_flag=True,
-                               help="Parse and render everything afresh: read and write no warm cache.")
-
-
-class Group(click.Group):
-    """A group that turns an unexpected exception into a short message, not a traceback."""
-
-    def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit, KeyboardInterrupt):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the last line of defence
-            if os.environ.get("SCORECARD_DEBUG"):
-                raise
-            _echo(f"scorecard: internal error: {type(exc).__name__}: {exc}\n"
-                  "This is a bug in scorecard, not in your ledger; rerun with SCORECARD_DEBUG=1 for details.",
-                  err=True)
-            sys.exit(3)
-
-
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="scorecard",
-                      message=f"%(prog)s %(version)s (pip install {DISTRIBUTION}=={__version__})")
-def main() -> None:
-    """scorecard: a claims ledger and the static site that publishes it."""
+from .group import EXIT_FINDINGS, EXIT_USAGE, main, no_cache_option, root_option, strict_option
+from .group import echo as _echo
+from .group import root_of as _root
 
 
 @main.command()
@@ -215,73 +163,6 @@ def _megabytes(size: int) -> str:
 
 
 @main.command()
-@click.option("--out", default=None, metavar="DIR", help="Write <kind>.schema.json files into DIR instead of printing.")
-@click.argument("kind", required=False, type=click.Choice(["scorecard", "category", "dimension"]))
-def schema(out: str | None, kind: str | None) -> None:
-    """Print the JSON Schema (draft-07) of a record kind, or write all of them with --out."""
-    import json
-
-    from ..ledger.model import MODELS, json_schema
-
-    if out is None:
-        _echo(json.dumps(json_schema(kind or "dimension"), indent=2, sort_keys=True))
-        return
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in sorted(MODELS):
-        (folder / f"{name}.schema.json").write_text(json.dumps(json_schema(name), indent=2, sort_keys=True) + "\n",
-                                                    encoding="utf-8")
-    _echo(f"wrote {len(MODELS)} schemas to {folder}")
-
-
-@main.command()
-@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--subject", default="oursys", show_default=True, help="The system being scored.")
-@click.option("--title", default="Our scorecard", show_default=True, help="The scorecard's title.")
-@click.option("--ci", type=click.Choice(["github", "none"]), default="github", show_default=True,
-              help="github: also write .github/workflows/scorecard.yml (validate pull requests, publish the site "
-                   "to GitHub Pages); none: no workflow.")
-def init(folder: Path, subject: str, title: str, ci: str) -> None:
-    """Create a new ledger in FOLDER that validates and builds as it stands, with its pre-commit hook and (unless
-    --ci none) a GitHub workflow that installs this same scorecard."""
-    from .scaffold import init as make
-
-    written, note = make(folder, subject=subject, title=title, ci=ci)
-    for rel in written:
-        _echo(f"created {folder / rel}")
-    if note:
-        _echo(f"check: {note}")
-    _echo(f"next: cd {folder} && scorecard validate && scorecard build")
-
-
-@main.command()
-@root_option
-@click.argument("target", metavar="CATEGORY/ID")
-@click.option("--status", type=click.Choice(STATUSES),
-              default="no-claim", show_default=True, help="The new dimension's status.")
-@click.option("--title", default=None, help="The dimension's title (default: from the id).")
-@click.option("--category-title", default=None, help="A new category's title (default: from its slug).")
-@click.option("--evidence", default=None, metavar="FILE", help="The artifact under evidence/ the result reads; a "
-              "tool's output (found by its keys) is read in the tool's own words (format:).")
-@click.option("--format", "fmt", type=click.Choice(list(FORMAT_NAMES)), default=None,
-              help="The tool that wrote --evidence (default: recognised by its keys).")
-@click.option("--benchmark", default=None, help="The tool's name for the entry in --evidence (default: the first).")
-def new(root: str | None, target: str, status: str, title: str | None, category_title: str | None,
-        evidence: str | None, fmt: str | None, benchmark: str | None) -> None:
-    """Create claims/CATEGORY/ID.yaml with every field commented (never overwrites)."""
-    from .scaffold import new as make
-
-    ledger_root = _root(root)
-    written = make(ledger_root, target, status, title=title, category_title=category_title, evidence=evidence,
-                   fmt=fmt, benchmark=benchmark)
-    for rel in written:
-        _echo(f"created {rel}")
-    if status in MEASURED:
-        _echo("next: set sota to the bar and the claim in words" if evidence else
-              "next: commit the evidence file the record's result names, and point result.pointer at the number")
-
-
-@main.command()
 @root_option
 @click.argument("rev")
 @click.argument("rev2", required=False)
@@ -301,46 +182,6 @@ def diff(root: str | None, rev: str, rev2: str | None, fmt: str, from_merge_base
     text = d.as_markdown(old, new, changes, max_chars) if fmt == "markdown" else \
         {"text": d.as_text, "json": d.as_json}[fmt](old, new, changes)
     _echo(text, nl=False, json=fmt == "json")
-
-
-@main.command()
-@root_option
-@click.argument("ids", nargs=-1, metavar="[ID|FILE]...")
-@click.option("--all", "every", is_flag=True, help="Review every dimension of the ledger.")
-@click.option("--dry-run", is_flag=True, help="Say what would be stamped; write nothing.")
-def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -> None:
-    """Record that a human checked the claims ID... (or --all): write their reviewed: stamps.
-
-    A dimension is named by its id or by its file (claims/<category>/<id>.yaml). Only the
-    `reviewed:` line of each file changes. Nothing is written if any of them has errors.
-    """
-    from . import report, review
-
-    if bool(ids) == every:
-        raise click.UsageError("name the dimensions to review (scorecard review ID...), or pass --all, not both")
-    ledger_root = _root(root)
-    outcome = review.review(ledger_root, [review.dimension_id(ledger_root, i) for i in ids], every, dry_run)
-    if outcome.blocking:
-        click.echo(report.text(outcome.blocking, outcome.checked.dimension_count, style=click.style),
-                   nl=False, err=True)
-        _echo("review refused: fix the errors above first; no file was changed", err=True)
-        sys.exit(EXIT_FINDINGS)
-    if outcome.refusal:
-        _echo(f"review refused: {outcome.refusal}; no file was changed", err=True)
-        sys.exit(EXIT_FINDINGS)
-    verb = "would stamp" if dry_run else "reviewed"
-    for s in outcome.stamped:
-        _echo(f"{verb} {s.id} ({s.file}): {s.new}" + (f", was {s.old}" if s.old else ", first review"))
-        if s.changes:
-            _echo("  changed since the last review:")
-            _echo("".join(f"    {c}\n" for c in s.changes), nl=False)
-        _echo("  the stamp covers:")
-        _echo("".join(f"    {c}\n" for c in s.covered), nl=False)
-    if outcome.current:
-        _echo(f"already current: {', '.join(outcome.current)}")
-    done = len(outcome.stamped)
-    _echo(f"{'would stamp' if dry_run else 'stamped'} {done} dimension{'s' if done != 1 else ''}"
-               f"{', ' + str(len(outcome.current)) + ' already current' if outcome.current else ''}")
 
 
 @main.command()

@@ -1,0 +1,124 @@
+"""The commands that write the ledger's own files: init, new, review (its stamps) and schema.
+
+Lazy imports: each command's own modules are imported inside it, so `scorecard --help` loads none of them.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..core.statuses import MEASURED, STATUSES
+from ..core.toolnames import TOOL_FORMATS as FORMAT_NAMES
+from .group import EXIT_FINDINGS, main, root_option
+from .group import echo as _echo
+from .group import root_of as _root
+
+
+@main.command()
+@click.option("--out", default=None, metavar="DIR", help="Write <kind>.schema.json files into DIR instead of printing.")
+@click.argument("kind", required=False, type=click.Choice(["scorecard", "category", "dimension"]))
+def schema(out: str | None, kind: str | None) -> None:
+    """Print the JSON Schema (draft-07) of a record kind, or write all of them with --out."""
+    import json
+
+    from ..ledger.model import MODELS, json_schema
+
+    if out is None:
+        _echo(json.dumps(json_schema(kind or "dimension"), indent=2, sort_keys=True))
+        return
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in sorted(MODELS):
+        (folder / f"{name}.schema.json").write_text(json.dumps(json_schema(name), indent=2, sort_keys=True) + "\n",
+                                                    encoding="utf-8")
+    _echo(f"wrote {len(MODELS)} schemas to {folder}")
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--subject", default="oursys", show_default=True, help="The system being scored.")
+@click.option("--title", default="Our scorecard", show_default=True, help="The scorecard's title.")
+@click.option("--ci", type=click.Choice(["github", "none"]), default="github", show_default=True,
+              help="github: also write .github/workflows/scorecard.yml (validate pull requests, publish the site "
+                   "to GitHub Pages); none: no workflow.")
+def init(folder: Path, subject: str, title: str, ci: str) -> None:
+    """Create a new ledger in FOLDER that validates and builds as it stands, with its pre-commit hook and (unless
+    --ci none) a GitHub workflow that installs this same scorecard."""
+    from .scaffold import init as make
+
+    written, note = make(folder, subject=subject, title=title, ci=ci)
+    for rel in written:
+        _echo(f"created {folder / rel}")
+    if note:
+        _echo(f"check: {note}")
+    _echo(f"next: cd {folder} && scorecard validate && scorecard build")
+
+
+@main.command()
+@root_option
+@click.argument("target", metavar="CATEGORY/ID")
+@click.option("--status", type=click.Choice(STATUSES),
+              default="no-claim", show_default=True, help="The new dimension's status.")
+@click.option("--title", default=None, help="The dimension's title (default: from the id).")
+@click.option("--category-title", default=None, help="A new category's title (default: from its slug).")
+@click.option("--evidence", default=None, metavar="FILE", help="The artifact under evidence/ the result reads; a "
+              "tool's output (found by its keys) is read in the tool's own words (format:).")
+@click.option("--format", "fmt", type=click.Choice(list(FORMAT_NAMES)), default=None,
+              help="The tool that wrote --evidence (default: recognised by its keys).")
+@click.option("--benchmark", default=None, help="The tool's name for the entry in --evidence (default: the first).")
+def new(root: str | None, target: str, status: str, title: str | None, category_title: str | None,
+        evidence: str | None, fmt: str | None, benchmark: str | None) -> None:
+    """Create claims/CATEGORY/ID.yaml with every field commented (never overwrites)."""
+    from .scaffold import new as make
+
+    ledger_root = _root(root)
+    written = make(ledger_root, target, status, title=title, category_title=category_title, evidence=evidence,
+                   fmt=fmt, benchmark=benchmark)
+    for rel in written:
+        _echo(f"created {rel}")
+    if status in MEASURED:
+        _echo("next: set sota to the bar and the claim in words" if evidence else
+              "next: commit the evidence file the record's result names, and point result.pointer at the number")
+
+
+@main.command()
+@root_option
+@click.argument("ids", nargs=-1, metavar="[ID|FILE]...")
+@click.option("--all", "every", is_flag=True, help="Review every dimension of the ledger.")
+@click.option("--dry-run", is_flag=True, help="Say what would be stamped; write nothing.")
+def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -> None:
+    """Record that a human checked the claims ID... (or --all): write their reviewed: stamps.
+
+    A dimension is named by its id or by its file (claims/<category>/<id>.yaml). Only the
+    `reviewed:` line of each file changes. Nothing is written if any of them has errors.
+    """
+    from . import report, review
+
+    if bool(ids) == every:
+        raise click.UsageError("name the dimensions to review (scorecard review ID...), or pass --all, not both")
+    ledger_root = _root(root)
+    outcome = review.review(ledger_root, [review.dimension_id(ledger_root, i) for i in ids], every, dry_run)
+    if outcome.blocking:
+        click.echo(report.text(outcome.blocking, outcome.checked.dimension_count, style=click.style),
+                   nl=False, err=True)
+        _echo("review refused: fix the errors above first; no file was changed", err=True)
+        sys.exit(EXIT_FINDINGS)
+    if outcome.refusal:
+        _echo(f"review refused: {outcome.refusal}; no file was changed", err=True)
+        sys.exit(EXIT_FINDINGS)
+    verb = "would stamp" if dry_run else "reviewed"
+    for s in outcome.stamped:
+        _echo(f"{verb} {s.id} ({s.file}): {s.new}" + (f", was {s.old}" if s.old else ", first review"))
+        if s.changes:
+            _echo("  changed since the last review:")
+            _echo("".join(f"    {c}\n" for c in s.changes), nl=False)
+        _echo("  the stamp covers:")
+        _echo("".join(f"    {c}\n" for c in s.covered), nl=False)
+    if outcome.current:
+        _echo(f"already current: {', '.join(outcome.current)}")
+    done = len(outcome.stamped)
+    _echo(f"{'would stamp' if dry_run else 'stamped'} {done} dimension{'s' if done != 1 else ''}"
+               f"{', ' + str(len(outcome.current)) + ' already current' if outcome.current else ''}")
