@@ -40,10 +40,14 @@ def test_json_and_github_formats(tmp_path):
     assert proc.stdout.startswith("::error file=claims/core/alpha.yaml,line=14,col=12,title=SC308 not-a-number::")
 
 
-def test_strict_fails_on_warnings(tmp_path):
-    root, _ = bad_case("source-stale", tmp_path / "l")
+def test_strict_fails_on_warnings_but_those_time_alone_raises(tmp_path):
+    root, _ = bad_case("unknown-unit", tmp_path / "u")
     assert run_cli("validate", cwd=root).returncode == 0
     assert run_cli("validate", "--strict", cwd=root).returncode == 1
+    for case in ("source-stale", "stale-evidence", "sota-checked-stale"):  # shown, and never the reason to fail
+        root, _ = bad_case(case, tmp_path / case)
+        proc = run_cli("validate", "--strict", cwd=root)
+        assert proc.returncode == 0 and "warning SC" in proc.stdout, (case, proc.stdout)
 
 
 def test_outside_a_ledger_is_a_usage_error(tmp_path):
@@ -62,7 +66,7 @@ def test_bad_option_is_a_usage_error():
 # The corpus itself runs in process (test_corpus.py, which asserts every expectation); through the command,
 # one case per kind of failure is enough to show the exit status, the JSON report and no traceback.
 THROUGH_THE_COMMAND = ["yaml-syntax", "unknown-field-typo", "evidence-missing", "leads-but-behind", "trace-symlink-out",
-                       "not-utf8", "source-stale"]
+                       "not-utf8", "unknown-unit"]
 
 
 @pytest.mark.parametrize("case", THROUGH_THE_COMMAND)
@@ -113,8 +117,8 @@ def test_validate_loads_nothing_it_does_not_need(base_ledger):
 
 def test_strict_build_says_warnings_fail_it(base_ledger, tmp_path):
     settings = base_ledger / "scorecard.yaml"
-    settings.write_text(settings.read_text().replace("stale_after_months: 24", "stale_after_months: 1"))
+    settings.write_text(settings.read_text() + "require_review: true\n")
     proc = run_cli("build", "--root", str(base_ledger), "--out", str(tmp_path / "s"), "--strict")
-    assert proc.returncode == 1 and "warning SC603" in proc.stderr
+    assert proc.returncode == 1 and "warning SC802" in proc.stderr
     assert "build refused: --strict fails on warnings too" in proc.stderr and "fix the errors" not in proc.stderr
     assert run_cli("build", "--root", str(base_ledger), "--out", str(tmp_path / "s")).returncode == 0

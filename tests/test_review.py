@@ -9,7 +9,7 @@ import re
 import pytest
 
 from scorecard.cli import pipeline, review
-from scorecard.ledger import stamps
+from scorecard.ledger import stamps, stampwords
 from scorecard.ledger.model import Dimension
 
 from conftest import LEDGERS, copy_ledger, run_cli
@@ -157,9 +157,12 @@ def test_review_all_then_again_is_already_current_and_dry_run_writes_nothing(bas
     dry = run_cli("review", "--all", "--dry-run", "--root", str(base_ledger))
     assert dry.returncode == 0 and "would stamp 2 dimensions" in dry.stdout
     assert {p: p.read_bytes() for p in base_ledger.rglob("*.yaml")} == before
+    one = run_cli("review", "alpha", "--dry-run", "--root", str(base_ledger))
+    assert "evidence/run.json#/runs/0/rps: 12" in one.stdout  # one dimension named: what the stamp covers
     first = run_cli("review", "--all", "--root", str(base_ledger))
     assert first.returncode == 0 and "stamped 2 dimensions" in first.stdout
-    assert "evidence/run.json#/runs/0/rps: 12" in first.stdout  # says what the stamp covers
+    # one line per dimension and a summary (issue 43 item 6: about 90 lines for 8 dimensions before)
+    assert first.stdout.count("\n") == 3 and first.stdout.splitlines()[0].startswith("reviewed alpha ")
     again = run_cli("review", "--all", "--root", str(base_ledger))
     assert again.returncode == 0 and "already current: alpha, beta" in again.stdout and "stamped 0" in again.stdout
     assert codes(base_ledger)[0] == []
@@ -317,10 +320,10 @@ def test_a_changed_input_of_a_derived_value_makes_its_review_suspect(tmp_path):
 
 def test_the_description_of_a_change_converts_units():
     old = {"status": "parity", "result.unit": "ms", "evidence/a.json#/p50": 33.8}
-    assert stamps.describe(old, {**old, "result.unit": "s", "evidence/a.json#/p50": 0.0338}) == [
+    assert stampwords.describe(old, {**old, "result.unit": "s", "evidence/a.json#/p50": 0.0338}) == [
         'result.unit: "ms" → "s" (convertible: 1 ms = 0.001 s)',
         "evidence/a.json#/p50: 33.8 → 0.0338 (the same quantity in the new unit)"]
-    assert stamps.describe(old, {**old, "result.unit": "s", "evidence/a.json#/p50": 0.04})[1] == \
+    assert stampwords.describe(old, {**old, "result.unit": "s", "evidence/a.json#/p50": 0.04})[1] == \
         "evidence/a.json#/p50: 33.8 → 0.04"
 
 
@@ -328,12 +331,12 @@ def test_runs_that_changed_are_said_per_statistic_not_run_by_run():
     """Issue 26: a re-run turned a reviewed claim suspect with one line holding 20 per-run diffs in raw seconds."""
     old = {"evidence/r.json#/runs": [0.0025 + i * 1e-5 for i in range(20)]}
     new = {"evidence/r.json#/runs": [0.0014 + i * 1e-5 for i in range(20)]}
-    lines = stamps.describe(old, new)
+    lines = stampwords.describe(old, new)
     assert len(lines) == 1 and lines[0].startswith("evidence/r.json#/runs: median 0.002595 → 0.001495 (n = 20 → 20)")
     assert lines[0].endswith("95% intervals do not overlap")
     noisy = {"evidence/r.json#/runs": [0.0025 + (i % 2) * 1e-3 for i in range(20)]}
-    assert stamps.describe(old, noisy)[0].endswith("within the runs' noise (95% intervals overlap)")
-    few = stamps.describe({"k": [1.0, 2.0, 3.0]}, {"k": [1.0, 2.5, 3.0]})
+    assert stampwords.describe(old, noisy)[0].endswith("within the runs' noise (95% intervals overlap)")
+    few = stampwords.describe({"k": [1.0, 2.0, 3.0]}, {"k": [1.0, 2.5, 3.0]})
     assert few == ["k/1: 2 → 2.5"]  # three numbers stay leaf by leaf
 
 
@@ -377,3 +380,27 @@ def test_a_format_reads_stamp_covers_the_runs_and_the_unit_the_tool_states(tmp_p
     assert stamps.fingerprint(before) != stamps.fingerprint(after)
     assert len(suspect(rerun)) == 1
     assert suspect(elsewhere) == []
+
+
+def test_a_suspect_tool_entry_is_named_in_words_with_values_in_their_unit(tmp_path):
+    """Issue 43 item 6: SC801 said `evidence/x.json#{"benchmark": ..., "format": ..., "stat": ...}/values: median
+    0.000212838 → 0.000204391`. It names the entry and the statistic and gives values in their unit, and says
+    "outside the reviewed interval" only when the new value is."""
+    root = copy_ledger(LEDGERS / "good" / "tool-formats", tmp_path / "ledger")
+    git(root, "init", "-q")
+    assert run_cli("review", "gbench", "--root", str(root)).returncode == 0
+    commit(root, "reviewed", 1)
+    path = root / "evidence/gbench.json"
+    data = json.loads(path.read_text())
+    runs = [e for e in data["benchmarks"] if e.get("run_name") == "plain_join" and e.get("run_type") != "aggregate"]
+    unit = runs[0]["time_unit"]
+    before = sum(e["real_time"] for e in runs) / len(runs)
+    for entry in runs:
+        entry["real_time"] = round(entry["real_time"] * 1.5, 3)
+    path.write_text(json.dumps(data))
+    message = next(f.message for f in pipeline.validate(root)[0].findings if f.code == "SC801")
+    assert "#{" not in message and "/values" not in message, message
+    said = re.search(r"plain_join, mean: ([\d.,]+) (\S+) → ([\d.,]+) (\S+), 3 → 3 runs$", message)
+    assert said, message
+    assert said[2] == said[4] and float(said[1].replace(",", "")) == pytest.approx(
+        before * {"ns": 1, "us": 1e3, "ms": 1e6}[unit] / {"ns": 1, "µs": 1e3, "ms": 1e6}[said[2]], rel=1e-3)

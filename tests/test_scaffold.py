@@ -139,12 +139,13 @@ def test_new_reads_a_tools_output_in_its_own_words(base_ledger):
     """`new --evidence` recognises the tool that wrote the file and writes the short form, with the tool's unit."""
     tools = Path(__file__).parent / "tools"
     shutil.copy(tools / "hyperfine-two-commands.json", base_ledger / "evidence/hf.json")
-    proc = run_cli("new", "speed/start", "--status", "leads", "--evidence", "evidence/hf.json", "--benchmark", "true",
+    proc = run_cli("new", "speed/start", "--evidence", "evidence/hf.json", "--benchmark", "true", "--bar", "2 s",
                    cwd=base_ledger)
     assert proc.returncode == 0, proc.stderr
     text = (base_ledger / "claims/speed/start.yaml").read_text()
     assert "  format: hyperfine " in text and '  benchmark: "true" ' in text and 'also here: "sleep 0.001"' in text
-    assert "  unit: s " in text and "  better: lower " in text and "\n  pointer:" not in text.split("\nresult:")[1]
+    assert "  value: 2 " in text and "  unit: s " in text and "  better: lower " in text
+    assert "\n  pointer:" not in text.split("\nresult:")[1]
     found = run_cli("validate", "--format", "json", cwd=base_ledger)
     errors = [f for f in json.loads(found.stdout)["findings"] if f["severity"] == "error"]
     assert errors == []  # the tool's runs read, in its unit: only the example text is left to replace
@@ -152,6 +153,93 @@ def test_new_reads_a_tools_output_in_its_own_words(base_ledger):
     proc = run_cli("new", "speed/ttft", "--status", "leads", "--evidence", "serving.json", cwd=base_ledger)
     assert proc.returncode == 0, proc.stderr
     assert "  format: serving " in (base_ledger / "claims/speed/ttft.yaml").read_text()
+
+
+TOOL_FILES = [("hyperfine", "hyperfine-two-commands.json", "1 s", "lower"),
+              ("pytest-benchmark", "pytest-benchmark.json", "1 s", "lower"),
+              ("pyperf", "pyperf-timeit.json", "1 s", "lower"),
+              ("google-benchmark", "google-benchmark.json", "1 s", "lower"),
+              ("asv", "asv", "1 s", "lower"),
+              ("serving", "vllm-serve.json", "10 s", "lower"),
+              ("serving", "sglang-serve-rate8.json", "10 s", "lower")]
+
+
+def _evidence(root: Path, name: str) -> str:
+    source = Path(__file__).parent / "tools" / name
+    if source.is_dir():  # asv: the results folder, with benchmarks.json beside the results
+        shutil.copytree(source, root / "evidence/asv")
+        return "asv/results/vm/b51530db-existing-py_tmp_toolvenv_bin_python3.json"
+    shutil.copy(source, root / "evidence" / name)
+    return name
+
+
+@pytest.mark.parametrize("tool, name, bar, better", TOOL_FILES)
+def test_new_with_a_bar_writes_a_record_that_validates_for_each_tools_pinned_file(base_ledger, tool, name, bar,
+                                                                                   better):
+    """Issue 43 item 4: `better` where the tool defines the quantity, the bar's number from --bar, and the status the
+    evidence gives against it (inconclusive included): the record validates as written, example text aside."""
+    rel = _evidence(base_ledger, name)
+    proc = run_cli("new", "speed/x", "--evidence", rel, "--bar", bar, cwd=base_ledger)
+    assert proc.returncode == 0, proc.stderr
+    record = yaml.safe_load((base_ledger / "claims/speed/x.yaml").read_text())
+    assert record["result"]["format"] == tool and record["sota"]["better"] == better
+    assert [str(record["sota"]["value"]), record["sota"]["unit"]] == bar.split()
+    assert f"status: the evidence gives {record['status']} against the bar of {bar}" in proc.stdout
+    found = run_cli("validate", "--format", "json", cwd=base_ledger)
+    assert [f for f in json.loads(found.stdout)["findings"] if f["severity"] == "error"] == [], found.stdout
+
+
+@pytest.mark.parametrize("name, metric, better", [
+    ("vllm-serve.json", "ttft", "lower"), ("vllm-serve.json", "tpot", "lower"), ("vllm-serve.json", "itl", "lower"),
+    ("sglang-serve-rate8.json", "e2el", "lower"), ("vllm-serve.json", "output_throughput", "higher"),
+    ("vllm-serve.json", "request_throughput", "higher"), ("vllm-serve.json", "total_token_throughput", "higher")])
+def test_new_says_which_way_is_better_for_each_serving_metric(base_ledger, name, metric, better):
+    rel = _evidence(base_ledger, name)
+    proc = run_cli("new", "speed/x", "--evidence", rel, "--metric", metric, cwd=base_ledger)
+    assert proc.returncode == 0, proc.stderr
+    record = yaml.safe_load((base_ledger / "claims/speed/x.yaml").read_text())
+    assert record["result"]["metric"] == metric and record["sota"]["better"] == better
+
+
+def test_new_leaves_what_the_evidence_does_not_give_required_and_validate_refuses_it(base_ledger):
+    """Without --bar the bar's number is REQUIRED; where the tool does not say which way is better (a unit that is
+    not a time), so is better. Each is SC201 at its own line until filled in: never a placeholder number."""
+    pyperf = json.loads((Path(__file__).parent / "tools/pyperf-timeit.json").read_text())
+    pyperf["metadata"]["unit"] = "widget"
+    (base_ledger / "evidence/pp.json").write_text(json.dumps(pyperf))
+    assert run_cli("new", "core/eps", "--evidence", "pp.json", cwd=base_ledger).returncode == 0
+    text = (base_ledger / "claims/core/eps.yaml").read_text()
+    lines = text.splitlines()
+    value_line = next(i for i, line in enumerate(lines, 1) if line.startswith("  value:"))
+    better_line = next(i for i, line in enumerate(lines, 1) if line.startswith("  better:"))
+    assert "status: inconclusive " in text and "value: 100" not in text
+    found = run_cli("validate", "--format", "json", cwd=base_ledger)
+    errors = [(f["code"], f["line"], f["column"]) for f in json.loads(found.stdout)["findings"]
+              if f["severity"] == "error"]
+    assert ("SC201", value_line, 3) in errors and ("SC201", better_line, 3) in errors
+    # filled in, they pass: the REQUIRED mark is then only a comment
+    fixed = text.replace("  value:  ", "  value: 5", 1).replace("  better:  ", "  better: lower", 1)
+    (base_ledger / "claims/core/eps.yaml").write_text(fixed)
+    found = run_cli("validate", "--format", "json", cwd=base_ledger)
+    assert not [f for f in json.loads(found.stdout)["findings"] if f["code"] == "SC201"], found.stdout
+
+
+@pytest.mark.parametrize("bar, said", [("abc", "is not a number and its unit"), ("3", "is not a number and its unit"),
+                                       ("3 tok/s", "does not convert to s"), ("3 florps", "not a unit scorecard knows"),
+                                       ("1e999 s", "out of range")])
+def test_new_refuses_a_bar_it_cannot_write_and_writes_nothing(base_ledger, bar, said):
+    rel = _evidence(base_ledger, "hyperfine-two-commands.json")
+    proc = run_cli("new", "speed/x", "--evidence", rel, "--bar", bar, cwd=base_ledger)
+    assert proc.returncode == 2 and said in proc.stderr, proc.stderr
+    assert not (base_ledger / "claims/speed").exists()
+
+
+def test_an_explicit_status_is_kept_and_the_evidence_s_is_said_beside_it(base_ledger):
+    rel = _evidence(base_ledger, "hyperfine-two-commands.json")
+    proc = run_cli("new", "speed/x", "--evidence", rel, "--bar", "1 ns", "--status", "leads", cwd=base_ledger)
+    assert proc.returncode == 0
+    assert "the evidence gives trails against the bar of 1 ns, not leads: fix status: before committing" in proc.stdout
+    assert yaml.safe_load((base_ledger / "claims/speed/x.yaml").read_text())["status"] == "leads"
 
 
 def test_new_with_evidence_of_no_tool_points_and_refuses_a_wrong_format(base_ledger):
@@ -174,7 +262,7 @@ def test_new_evidence_is_read_only_inside_the_root_and_nothing_from_it_becomes_y
     for given in ("../outside.json", "evidence/link.json", "evidence/none.json"):
         proc = run_cli("new", "core/delta", "--status", "leads", "--evidence", given, cwd=base_ledger)
         assert proc.returncode == 2 and "internal error" not in proc.stderr, (given, proc.stderr)
-    proc = run_cli("new", "core/delta", "--evidence", "evidence/run.json", cwd=base_ledger)
+    proc = run_cli("new", "core/delta", "--status", "no-claim", "--evidence", "evidence/run.json", cwd=base_ledger)
     assert proc.returncode == 2 and "measured status" in proc.stderr
     assert not (base_ledger / "claims/core/delta.yaml").exists()
     # names and units from the file are data: a line break YAML reads (U+2028) or a raw unit cannot add a key

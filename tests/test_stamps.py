@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from scorecard.cli import pipeline
-from scorecard.ledger import stamps
+from scorecard.ledger import stamps, stampwords
 from scorecard.ledger.model import Dimension
 
 from conftest import LEDGERS, copy_ledger
@@ -30,13 +30,13 @@ from gitrepo import edit, suspect_alpha
     (True, "true"),
 ])
 def test_show_writes_numbers_as_a_person_would(value, shown):
-    assert stamps.show(value) == shown
+    assert stampwords.show(value) == shown
 
 
 def test_show_cuts_at_the_limit_and_not_before():
     exactly = "x" * 58  # 60 characters with its quotes
-    assert stamps.show(exactly) == f'"{exactly}"'
-    longer = stamps.show("x" * 59)
+    assert stampwords.show(exactly) == f'"{exactly}"'
+    longer = stampwords.show("x" * 59)
     assert longer == '"' + "x" * 58 + "…" and len(longer) == 60
 
 
@@ -45,49 +45,49 @@ def test_show_cuts_at_the_limit_and_not_before():
 def test_keys_inside_a_cited_object_are_said_added_and_removed():
     old = {"e.json#/run": {"p50": 33.0, "gone": 1.0}}
     new = {"e.json#/run": {"p50": 33.0, "new": 2.0}}
-    assert stamps.describe(old, new) == ["e.json#/run/gone: removed (was 1)", "e.json#/run/new: added (2)"]
+    assert stampwords.describe(old, new) == ["e.json#/run/gone: removed (was 1)", "e.json#/run/new: added (2)"]
 
 
 def test_a_value_that_changed_shape_is_said_whole():
-    assert stamps.describe({"k": {"a": 1.0}}, {"k": 5.0}) == ['k: {"a":1} → 5']
-    assert stamps.describe({"k": 5.0}, {"k": {"a": 1.0}}) == ['k: 5 → {"a":1}']
+    assert stampwords.describe({"k": {"a": 1.0}}, {"k": 5.0}) == ['k: {"a":1} → 5']
+    assert stampwords.describe({"k": 5.0}, {"k": {"a": 1.0}}) == ['k: 5 → {"a":1}']
 
 
 def test_four_numbers_are_runs_said_per_statistic():
-    lines = stamps.describe({"k": [1.0, 2.0, 3.0, 4.0]}, {"k": [1.0, 2.0, 3.0, 5.0]})
+    lines = stampwords.describe({"k": [1.0, 2.0, 3.0, 4.0]}, {"k": [1.0, 2.0, 3.0, 5.0]})
     assert lines == ["k: median 2.5 → 2.5 (n = 4 → 4), too few runs for a 95% interval"]
 
 
 @pytest.mark.parametrize("items", [["a", "b", "c", "d"], [True, False, True, False]])
 def test_arrays_of_text_or_booleans_are_not_runs(items):
     changed = [*items[:-1], "e" if isinstance(items[0], str) else True]
-    said = f"k/3: {stamps.show(items[-1])} → {stamps.show(changed[-1])}"
-    assert stamps.describe({"k": items}, {"k": changed}) == [said]
+    said = f"k/3: {stampwords.show(items[-1])} → {stampwords.show(changed[-1])}"
+    assert stampwords.describe({"k": items}, {"k": changed}) == [said]
 
 
 def test_runs_whose_intervals_touch_overlap():
     old = [float(v) for v in range(1, 21)]  # the median's 95% interval of 20 runs is the 6th to 15th: [6, 15]
     new = [float(v) for v in range(10, 30)]  # [15, 24]: they share 15
-    assert stamps.describe({"k": old}, {"k": new})[0].endswith("within the runs' noise (95% intervals overlap)")
-    assert stamps.describe({"k": new}, {"k": old})[0].endswith("within the runs' noise (95% intervals overlap)")
+    assert stampwords.describe({"k": old}, {"k": new})[0].endswith("within the runs' noise (95% intervals overlap)")
+    assert stampwords.describe({"k": new}, {"k": old})[0].endswith("within the runs' noise (95% intervals overlap)")
     apart = [v + 1e-9 for v in new]
-    assert stamps.describe({"k": old}, {"k": apart})[0].endswith("95% intervals do not overlap")
-    assert stamps.describe({"k": apart}, {"k": old})[0].endswith("95% intervals do not overlap")
+    assert stampwords.describe({"k": old}, {"k": apart})[0].endswith("95% intervals do not overlap")
+    assert stampwords.describe({"k": apart}, {"k": old})[0].endswith("95% intervals do not overlap")
 
 
 def test_a_value_cited_on_one_side_only_is_said_newly_cited_or_no_longer_cited():
     before = {"status": "no-claim", "claim": "not measured"}
     after = {"status": "leads", "claim": "12 req/s", "result.unit": "req/s", "e.json#/rps": 12.0}
-    assert stamps.describe(before, after) == [
+    assert stampwords.describe(before, after) == [
         'status: "no-claim" → "leads"', 'claim: "not measured" → "12 req/s"',
         'result.unit: newly cited ("req/s")', "e.json#/rps: newly cited (12)"]
-    assert stamps.describe(after, before) == [
+    assert stampwords.describe(after, before) == [
         'status: "leads" → "no-claim"', 'claim: "12 req/s" → "not measured"',
         'result.unit: no longer cited (was "req/s")', "e.json#/rps: no longer cited (was 12)"]
 
 
 def test_summary_lists_what_a_stamp_covers_fixed_keys_first():
-    assert stamps.summary({"z.json#/a": 1.0, "claim": "c", "status": "leads"}) == [
+    assert stampwords.summary({"z.json#/a": 1.0, "claim": "c", "status": "leads"}) == [
         'status: "leads"', 'claim: "c"', "z.json#/a: 1"]
 
 
@@ -211,3 +211,19 @@ def test_an_fp1_stamp_stays_valid_until_a_field_it_covered_changes(tmp_path):
     path.write_text(path.read_text().replace("claim: 12 req/s", "claim: 12.0 req/s"))
     result, _ = pipeline.validate(root)
     assert "SC801" in [f.code for f in result.findings]
+
+
+def test_a_tool_entry_changed_is_said_outside_the_reviewed_interval_only_when_it_is():
+    key = 'evidence/pb.json#{"benchmark": "test_dumps", "format": "pytest-benchmark", "metric": null, "stat": "median"}'
+    base = [0.0002 + i * 1e-8 for i in range(-50, 51)]  # median 200 µs, 95% interval about 199.8-200.2 µs
+    inside = [v + 1e-9 for v in base]
+    outside = [v + 5e-6 for v in base]
+    said_in = stampwords.describe({key: {"unit": "s", "values": base}}, {key: {"unit": "s", "values": inside}})
+    said_out = stampwords.describe({key: {"unit": "s", "values": base}}, {key: {"unit": "s", "values": outside}})
+    assert said_in == ["test_dumps, median: 200 µs → 200 µs, 101 → 101 runs"]
+    assert said_out == ["test_dumps, median: 200 µs → 205 µs, 101 → 101 runs, outside the reviewed 95% interval"]
+    level = {key: {"unit": "s", "values": base}, "verdict.our level": 0.99}
+    assert stampwords.describe(level, {**level, key: {"unit": "s", "values": outside}})[0].endswith(
+        "outside the reviewed 99% interval")
+    same = stampwords.describe({key: {"unit": "ms", "values": [200.0] * 4}}, {key: {"unit": "s", "values": [0.2] * 4}})
+    assert same == ["test_dumps: the same values, now in s (was ms)"]

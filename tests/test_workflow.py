@@ -214,20 +214,53 @@ def test_the_workflows_steps_succeed_when_run_by_hand(tmp_path):
     for job in ("validate", "publish"):
         if job == "publish":
             git(root, "checkout", "-q", "main")
+        runner_temp = tmp_path / f"{job}-temp"
+        runner_temp.mkdir()
         for step in doc["jobs"][job]["steps"]:
             if "run" not in step or "pip install" in step["run"]:
                 continue
-            step_env = {**env, **{k: "main" for k in step.get("env", {})}}  # BASE_REF: the base branch
+            step_env = {**env, "RUNNER_TEMP": str(runner_temp), **{k: "main" for k in step.get("env", {})}}
             proc = _step(step["run"], root, step_env)
             assert proc.returncode == 0, f"{job}: {step['run']}\n{proc.stdout}{proc.stderr}"
+        assert (runner_temp / "site/index.html").is_file() and (runner_temp / "site/changes.html").is_file()
     assert "beta" in summary.read_text()
-    assert (root / "site" / "index.html").is_file() and (root / "site" / "changes.html").is_file()
-    shutil.rmtree(root / "site")
+    assert not (root / "site").exists()  # built outside the checkout
 
 
-def test_a_fresh_init_validates_in_its_workflow_and_strict_refuses_to_publish_its_example_text(generated, tmp_path):
-    """The pull-request job's steps succeed on a fresh `scorecard init`; the publish job's --strict build refuses
-    the example text init wrote (SC604) until it is replaced: a published example is worse than none."""
+def _scorecard_lines(job: dict) -> list[str]:
+    return [line for step in job["steps"] for line in step.get("run", "").splitlines() if "scorecard " in line
+            and "pip install" not in line]
+
+
+def test_the_pull_request_runs_the_very_scorecard_lines_the_publish_runs(generated):
+    """Issue 43 item 3: the pull request was validated without --strict and the default branch built with it, so a
+    suspect claim or example text passed review and then stopped the publish. Both jobs now run the same lines
+    (validate --strict, build --strict --history); the pull request adds only its diff for the summary."""
+    doc = yaml.safe_load((generated / ".github/workflows/scorecard.yml").read_text())
+    review, publish = _scorecard_lines(doc["jobs"]["validate"]), _scorecard_lines(doc["jobs"]["publish"])
+    assert [line for line in review if "scorecard diff" not in line] == publish
+    assert len(publish) == 2 and all("--strict" in line for line in publish)
+    assert "scorecard validate --strict" in publish[0] and "build --strict --history" in publish[1]
+    upload = next(s for s in doc["jobs"]["publish"]["steps"] if "upload-pages-artifact" in s.get("uses", ""))
+    assert upload["with"]["path"] == "${{ runner.temp }}/site" and '--out "$RUNNER_TEMP/site"' in publish[1]
+
+
+def test_strict_refuses_example_text_but_not_a_source_that_aged(tmp_path):
+    """The shared check refuses what a person must fix (SC604 example text) in both jobs, and passes a ledger whose
+    only warnings are those time alone raises (a stale source, stale evidence), which a typo fix cannot cure."""
+    from conftest import bad_case
+
+    for case, code in (("source-stale", 0), ("stale-evidence", 0), ("unknown-unit", 1)):
+        root, _ = bad_case(case, tmp_path / case)
+        for line in _scorecard_lines(yaml.safe_load(workflow.workflow_text("x")).get("jobs")["publish"]):
+            proc = _step(line, root, {**os.environ, "RUNNER_TEMP": str(tmp_path / f"{case}-temp"),
+                                      "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"})
+            assert proc.returncode == code, (case, line, proc.stdout, proc.stderr)
+
+
+def test_a_fresh_init_is_refused_by_both_jobs_until_its_example_text_is_replaced(generated, tmp_path):
+    """Both jobs run validate --strict, which refuses the example text init wrote (SC604) until it is replaced: a
+    published example is worse than none, and a pull request that passes review can be published."""
     root = tmp_path / "fresh"
     shutil.copytree(generated, root)
     git(root, "init", "-q", "-b", "main")
@@ -235,11 +268,13 @@ def test_a_fresh_init_validates_in_its_workflow_and_strict_refuses_to_publish_it
     git(root, "update-ref", "refs/remotes/origin/main", "HEAD")
     doc = yaml.safe_load((root / ".github/workflows/scorecard.yml").read_text())
     env = {**os.environ, "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"), "BASE_REF": "main",
-           "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
-    for step in doc["jobs"]["validate"]["steps"]:
-        if "run" in step and "pip install" not in step["run"]:
-            proc = _step(step["run"], root, env)
-            assert proc.returncode == 0, f"{step['run']}\n{proc.stdout}{proc.stderr}"
+           "RUNNER_TEMP": str(tmp_path), "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    for job in ("validate", "publish"):
+        validate = next(s["run"] for s in doc["jobs"][job]["steps"] if "scorecard validate" in s.get("run", ""))
+        proc = _step(validate, root, env)
+        assert proc.returncode == 1 and "SC604" in proc.stdout + proc.stderr, (job, proc.stdout)
     build = next(s["run"] for s in doc["jobs"]["publish"]["steps"] if "scorecard build" in s.get("run", ""))
     proc = _step(build, root, env)
-    assert proc.returncode == 1 and "SC604" in proc.stdout + proc.stderr and not (root / "site").exists()
+    assert proc.returncode == 1 and "SC604" in proc.stdout + proc.stderr and not (tmp_path / "site").exists()
+
+

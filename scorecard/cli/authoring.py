@@ -60,8 +60,9 @@ def init(folder: Path, subject: str, title: str, ci: str) -> None:
 @main.command()
 @root_option
 @click.argument("target", metavar="CATEGORY/ID")
-@click.option("--status", type=click.Choice(STATUSES),
-              default="no-claim", show_default=True, help="The new dimension's status.")
+@click.option("--status", type=click.Choice(STATUSES), default=None,
+              help="The new dimension's status (default: with --evidence and --bar, the one the evidence gives; "
+                   "with --evidence alone, inconclusive; else no-claim).")
 @click.option("--title", default=None, help="The dimension's title (default: from the id).")
 @click.option("--category-title", default=None, help="A new category's title (default: from its slug).")
 @click.option("--evidence", default=None, metavar="FILE", help="The artifact under evidence/ the result reads; a "
@@ -69,18 +70,26 @@ def init(folder: Path, subject: str, title: str, ci: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(list(FORMAT_NAMES)), default=None,
               help="The tool that wrote --evidence (default: recognised by its keys).")
 @click.option("--benchmark", default=None, help="The tool's name for the entry in --evidence (default: the first).")
-def new(root: str | None, target: str, status: str, title: str | None, category_title: str | None,
-        evidence: str | None, fmt: str | None, benchmark: str | None) -> None:
+@click.option("--metric", default=None, help="A serving benchmark's metric: ttft (default), tpot, itl, e2el or a "
+              "throughput such as output_throughput.")
+@click.option("--bar", default=None, metavar="'NUMBER UNIT'",
+              help="The bar's number and unit, e.g. '900 ms': written with which way is better, and the status the "
+                   "evidence gives against it (without it, value: is left REQUIRED).")
+def new(root: str | None, target: str, status: str | None, title: str | None, category_title: str | None,
+        evidence: str | None, fmt: str | None, benchmark: str | None, metric: str | None, bar: str | None) -> None:
     """Create claims/CATEGORY/ID.yaml with every field commented (never overwrites)."""
     from .scaffold import new as make
 
     ledger_root = _root(root)
-    written = make(ledger_root, target, status, title=title, category_title=category_title, evidence=evidence,
-                   fmt=fmt, benchmark=benchmark)
+    written, said = make(ledger_root, target, status, title=title, category_title=category_title,
+                         evidence=evidence, fmt=fmt, benchmark=benchmark, metric=metric, bar=bar)
     for rel in written:
         _echo(f"created {rel}")
-    if status in MEASURED:
-        _echo("next: set sota to the bar and the claim in words" if evidence else
+    if said:
+        _echo(f"status: {said}")
+    if status in MEASURED or evidence:
+        _echo("next: fill in every REQUIRED field, the bar's source and the claim in words; then scorecard validate"
+              if evidence else
               "next: commit the evidence file the record's result names, and point result.pointer at the number")
 
 
@@ -110,8 +119,13 @@ def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -
         _echo(f"review refused: {outcome.refusal}; no file was changed", err=True)
         sys.exit(EXIT_FINDINGS)
     verb = "would stamp" if dry_run else "reviewed"
+    detail = len(outcome.stamped) == 1 and not every  # one dimension named: what the stamp covers, line by line
     for s in outcome.stamped:
-        _echo(f"{verb} {s.id} ({s.file}): {s.new}" + (f", was {s.old}" if s.old else ", first review"))
+        head = f"{verb} {s.id} ({s.file}): {s.new}" + (f", was {s.old}" if s.old else ", first review")
+        if not detail:  # one line per dimension
+            _echo(head + (f"; changed: {'; '.join(s.changes)}" if s.changes else ""))
+            continue
+        _echo(head)
         if s.changes:
             _echo("  changed since the last review:")
             _echo("".join(f"    {c}\n" for c in s.changes), nl=False)

@@ -41,7 +41,8 @@ def root_of(option: str | None) -> Path:
 
 root_option = click.option("--root", "root", metavar="DIR", default=None,
                            help="Ledger root (default: the nearest folder up from here with scorecard.yaml).")
-strict_option = click.option("--strict", is_flag=True, help="Fail on warnings too.")
+strict_option = click.option("--strict", is_flag=True, help="Fail on warnings too (but not on those time alone "
+                             "raises: a stale source SC603, stale evidence SC310).")
 no_cache_option = click.option("--no-cache", is_flag=True,
                                help="Parse and render everything afresh: read and write no warm cache.")
 

@@ -16,7 +16,8 @@ from ..ledger.records import CheckResult
 from ..core.findings import UserError
 from .pipeline import validate
 from ..ledger.load import SETTINGS_FILE
-from ..ledger.stamps import fingerprint, inputs, summary
+from ..ledger.stamps import fingerprint, inputs
+from ..ledger.stampwords import summary
 from ..core.paths import EditRefused
 from ..site.write import replace_files
 

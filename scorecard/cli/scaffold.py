@@ -11,14 +11,20 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import DISTRIBUTION, __version__
 from ..core.findings import UserError
 from ..ledger.load import CATEGORY_FILE, SETTINGS_FILE, SLUG_RE
 from ..ledger.model import MODELS, json_schema
 from ..core.statuses import MEASURED, STATUSES
+
+
+from .newrecord import yaml_text
+
+if TYPE_CHECKING:
+    from .newrecord import Detected, TypedBar
 
 
 class ScaffoldRefused(UserError):
@@ -52,9 +58,9 @@ why: >-                               # required, Markdown: why the field compet
 sota:                                 # required: the bar to beat
   bar: >-                             # required, Markdown: the bar in words
     Name the best published result, with its number.
-  value: 100                          # optional number; needs unit and better
+  {value_line}
   unit: {unit}                          # the unit of value
-  better: {better}                      # higher | lower
+  {better_line}
   # stat: median                      # the bar's statistic (median, mean, p99 ...): ours must then be the same
   # kind: claimed                     # claimed (the authors' number) | independent | reproduced (we measured it)
   # result: {{evidence: evidence/rival.json, pointer: /runs}}   # a bar we (or a third party) measured, read like
@@ -90,7 +96,9 @@ RESULT = """result:                               # required for leads, parity, 
 """
 
 GITIGNORE = "site/\n.site-*/\n"
-PRECOMMIT = """# pre-commit: validate the ledger on every commit (https://pre-commit.com).
+PRECOMMIT = """# pre-commit: validate the ledger on every commit (https://pre-commit.com). It runs without
+# --strict, so a warning (example text, a suspect claim) shows but does not stop a commit; the
+# workflow's pull-request check runs with --strict, as the publish does.
 # pre-commit installs scorecard {version} into an environment of its own (language: python), so
 # the hook works without activating a virtualenv; `pre-commit autoupdate` does not move it: edit
 # the version below to upgrade.
@@ -111,13 +119,6 @@ repos:
 def _schemas() -> dict[str, str]:
     return {f"schema/{kind}.schema.json": json.dumps(json_schema(kind), indent=2, sort_keys=True) + "\n"
             for kind in sorted(MODELS)}
-
-
-def yaml_text(text: str) -> str:
-    """text as a YAML double-quoted scalar (a JSON string is one): no comment, key or newline can slip in, nor a
-    character YAML reads as a line break (NEL, LINE and PARAGRAPH SEPARATOR), which JSON leaves as it is."""
-    quoted = json.dumps(text, ensure_ascii=False)
-    return quoted.replace("\u0085", "\\x85").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 def _write_all(root: Path, files: dict[str, str]) -> list[str]:
@@ -191,75 +192,40 @@ TOOL_RESULT = """result:                               # required for leads, par
   evidence: evidence/{evidence}        # {tool} output (recognised by the keys it always writes)
   format: {tool}               # read in the tool's own words: its runs, units and failed runs (docs: formats)
   benchmark: {benchmark}        # the tool's name for the entry{others}
-  stat: median                        # over its runs: median (default), mean, p99, min or max
+{metric}  stat: median                        # over its runs: median (default), mean, p99, min or max
   # unit: {unit}                          # optional: the unit to show it in; the tool states {unit}
 """
 
 
 def dimension_text(dim_id: str, status: str, depth: int = 2, evidence: str | None = None,
-                   pointer: str = "/path/to/value", title: str | None = None, tool: Detected | None = None) -> str:
+                   pointer: str = "/path/to/value", title: str | None = None, tool: Detected | None = None,
+                   bar: TypedBar | None = None) -> str:
     """The text of a new dimension record with every field and a comment on each (a result in a tool's own words
-    where its evidence is a tool's output)."""
+    where its evidence is a tool's output). With a tool's evidence, what it does not give is left empty and marked
+    REQUIRED (validate refuses it until filled in), never a placeholder number."""
     measured = status in MEASURED
     unit, better = (tool.unit, tool.better) if tool is not None else ("req/s", "higher")
+    if bar is not None:
+        unit = bar.unit
+    unit = unit if re.fullmatch(r"[A-Za-z0-9/%µ_.-]+", unit) else yaml_text(unit)  # {requests}/s is quoted
     result = RESULT.format(evidence=evidence or f"{dim_id}.json", pointer=pointer, unit=unit)
     if tool is not None:
+        metric = f"  metric: {tool.metric}                       # what the run measured\n" if tool.metric else ""
         result = TOOL_RESULT.format(evidence=evidence, tool=tool.name, benchmark=yaml_text(tool.benchmark),
-                                    others=tool.others, unit=unit)
+                                    others=tool.others, unit=unit, metric=metric)
+    value_line = "value: 100                          # optional number; needs unit and better"
+    if bar is not None:
+        value_line = f"value: {bar.value}                          # the bar's number (--bar)"
+    elif tool is not None:
+        value_line = "value:                              # REQUIRED: the bar's number, in the unit below"
+    better_line = f"better: {better}                      # higher | lower" if better else \
+        "better:                             # REQUIRED: higher | lower (the tool does not say which is better)"
     claim = {"no-claim": "no number yet", "out-of-scope": "not this system's axis"}.get(status, "our number, in words")
     trace = f"  - evidence/{evidence or dim_id + '.json'}\n" if measured else ""
     return DIMENSION.format(modeline=_modeline("dimension", depth),
                             title=yaml_text(title) if title else dim_id.replace("-", " ").capitalize(),
-                            unit=unit, better=better, date="2025-06", status=status, statuses=" | ".join(STATUSES),
-                            claim=claim, result=result if measured else "", trace=trace)
-
-
-@dataclass(frozen=True)
-class Detected:
-    """A tool's output found at the evidence named: the format, the entry to read, and its unit."""
-
-    name: str
-    benchmark: str
-    others: str  # a comment naming the file's other entries
-    unit: str
-    better: str
-
-
-def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None) -> Detected | None:
-    """The tool that wrote evidence/<evidence> (fmt, or recognised by its keys), or None for a file of no tool's."""
-    from ..core.paths import PathProblem
-    from ..core.place import LedgerPlace
-    from ..measure import tools
-    from ..measure.evidence import ArtifactStore
-    from ..measure.selection import Refused
-
-    try:
-        art = ArtifactStore(LedgerPlace.at(root)).get(f"evidence/{evidence}")
-    except PathProblem as exc:
-        raise ScaffoldRefused(f"evidence/{evidence}: {exc.message}") from None
-    except OSError as exc:
-        raise ScaffoldRefused(f"evidence/{evidence} cannot be read: {exc}") from None
-    if art.error:
-        raise ScaffoldRefused(f"evidence/{evidence} is {art.error}; commit the tool's output first")
-    module = tools.FORMATS[fmt] if fmt else tools.recognise(art.data)
-    if module is None:
-        return None
-    if not module.recognise(art.data):
-        found = tools.recognise(art.data)
-        raise ScaffoldRefused(f"evidence/{evidence} is not {fmt} output" + (
-            f" (it looks like {found.NAME} output)" if found else " (it lacks the keys the tool always writes)"))
-    names = [name for name, _ in module.names(art.data)]
-    chosen = benchmark if benchmark is not None else names[0] if names else ""
-    req = tools.Request(chosen, None, "median", ("result",), f"evidence/{evidence}", lambda _rel: None)
-    try:
-        picked = tools.pick(module.NAME, art.data, req)
-    except Refused as exc:
-        raise ScaffoldRefused(f"{exc.problem.message} ({exc.problem.hint})") from None
-    others = [n for n in names if n != chosen]
-    listed = f"; also here: {', '.join(yaml_text(n) for n in others[:4])}{', ...' if len(others) > 4 else ''}" \
-        if others else ""
-    unit = picked.unit if picked.unit is not None and re.fullmatch(r"[A-Za-z/{}_0-9]{1,40}", picked.unit) else "x"
-    return Detected(module.NAME, chosen, listed, unit, "lower" if unit in ("s", "B") else "higher")
+                            unit=unit, value_line=value_line, better_line=better_line, date="2025-06", status=status,
+                            statuses=" | ".join(STATUSES), claim=claim, result=result if measured else "", trace=trace)
 
 
 def _next_order(root: Path) -> int:
@@ -286,15 +252,21 @@ def _evidence_path(evidence: str | None, status: str) -> str | None:
     return evidence
 
 
-def new(root: Path, target: str, status: str = "no-claim", title: str | None = None,
+def new(root: Path, target: str, status: str | None = None, title: str | None = None,
         category_title: str | None = None, evidence: str | None = None, fmt: str | None = None,
-        benchmark: str | None = None) -> list[str]:
-    """A new dimension claims/CATEGORY/ID.yaml (and the category's _category.yaml if missing)."""
+        benchmark: str | None = None, metric: str | None = None, bar: str | None = None) -> tuple[list[str], str]:
+    """A new dimension claims/CATEGORY/ID.yaml (and the category's _category.yaml if missing), and what to say of
+    its status. Without --status: the status the evidence gives against --bar, else inconclusive (with evidence)
+    or no-claim."""
+    from .newrecord import detect, evidence_status, parse_bar, set_status
+
     category, _, dim_id = target.partition("/")
     for kind, slug in (("category", category), ("dimension id", dim_id)):
         if not SLUG_RE.fullmatch(slug or ""):
             raise ScaffoldRefused(f"{kind} '{slug}' is not a slug (lowercase letters, digits, single hyphens); "
                                   "write CATEGORY/ID, e.g. cost-efficiency/goodput")
+    asked = status
+    status = status or ("inconclusive" if evidence is not None else "no-claim")
     if status not in STATUSES:
         raise ScaffoldRefused(f"status must be one of {', '.join(STATUSES)}")
     taken = sorted((root / "claims").glob(f"*/{dim_id}.yaml"))
@@ -305,11 +277,19 @@ def new(root: Path, target: str, status: str = "no-claim", title: str | None = N
         if text is not None and (not text.strip() or "\n" in text or "\r" in text):
             raise ScaffoldRefused(f"the {kind} must be one line of text")
     evidence = _evidence_path(evidence, status)
-    tool = detect(root, evidence, fmt, benchmark) if evidence is not None else None
-    files = {f"claims/{category}/{dim_id}.yaml": dimension_text(dim_id, status, title=title, evidence=evidence,
-                                                                 tool=tool)}
+    tool = detect(root, evidence, fmt, benchmark, metric) if evidence is not None else None
+    typed = parse_bar(bar, tool) if bar is not None else None
+    rel = f"claims/{category}/{dim_id}.yaml"
+    files = {rel: dimension_text(dim_id, status, title=title, evidence=evidence, tool=tool, bar=typed)}
     if not (root / "claims" / category / CATEGORY_FILE).exists():
         files[f"claims/{category}/{CATEGORY_FILE}"] = CATEGORY.format(
             modeline=_modeline("category", 2), slug=category, order=_next_order(root),
             title=yaml_text(category_title) if category_title else category.replace("-", " ").capitalize())
-    return _write_all(root, files)
+    written = _write_all(root, files)
+    if typed is None or tool is None or tool.better is None:
+        return written, ""
+    gives = evidence_status(root, rel) or status
+    if gives != status and asked is None:
+        set_status(root / rel, status, gives)
+    said = f"the evidence gives {gives} against the bar of {typed.value} {typed.unit}"
+    return written, said if asked is None or gives == asked else f"{said}, not {asked}: fix status: before committing"

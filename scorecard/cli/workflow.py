@@ -67,10 +67,13 @@ def running_install_spec() -> tuple[str, str]:
 
 
 WORKFLOW = """# .github/workflows/scorecard.yml, written by `scorecard init` (scorecard {version}).
-# Pull requests: validate with annotations and say what they change in the job summary.
-# The default branch: build with --strict --history and publish to GitHub Pages (Settings > Pages >
-# Source: GitHub Actions); --strict refuses to publish the example text init wrote, so replace it
-# first. A pull request from a fork runs with a read-only token and no secrets.
+# Pull requests and the default branch run the same two scorecard lines (validate --strict, then
+# build --strict --history into a temporary folder), so a pull request that passes can be published.
+# Pull requests also say what they change in the job summary; the default branch publishes the
+# build to GitHub Pages (Settings > Pages > Source: GitHub Actions). --strict refuses warnings (the
+# example text init wrote, a suspect claim) but not those time alone raises (a source or an
+# artifact that aged), which the site and the summary show. A pull request from a fork runs with a
+# read-only token and no secrets.
 # The actions are pinned to commits (the release in the comment); docs/recipes.md has a Dependabot
 # configuration that keeps them current.
 {check}name: scorecard
@@ -83,7 +86,7 @@ jobs:
     name: Validate the ledger
     if: github.event_name == 'pull_request'
     runs-on: ubuntu-latest
-    timeout-minutes: 10
+    timeout-minutes: 15
     permissions:
       contents: read  # check out the pull request
     concurrency:
@@ -99,13 +102,11 @@ jobs:
           python-version: "3.12"
       - name: Install scorecard
         run: python -m pip install --disable-pip-version-check -q "{spec}"
-      - name: Validate (annotations on the changed files; every finding in the log)
-        run: scorecard validate --format github
       - name: What the pull request changes, in the job summary
         env:
           BASE_REF: ${{{{ github.base_ref }}}}
         run: scorecard diff --merge-base "origin/$BASE_REF" HEAD --format markdown >> "$GITHUB_STEP_SUMMARY"
-  publish:
+{check_steps}  publish:
     name: Build and publish the site
     if: github.event_name == 'push' && github.ref_name == github.event.repository.default_branch
     runs-on: ubuntu-latest
@@ -130,19 +131,26 @@ jobs:
           python-version: "3.12"
       - name: Install scorecard
         run: python -m pip install --disable-pip-version-check -q "{spec}"
-      - name: Build (dated by the commit, so the site is the same on every rebuild)
-        run: SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)" scorecard build --strict --history
-      - uses: {upload_pages}
+{check_steps}      - uses: {upload_pages}
         with:
-          path: site
+          path: ${{{{ runner.temp }}}}/site
       - id: deploy
         uses: {deploy_pages}
+"""
+
+
+# The check both jobs run, line for line (issue 43 item 3): what passes review is what publishes.
+CHECK_STEPS = """      - name: Validate (annotations on the changed files; every finding in the log)
+        run: scorecard validate --strict --format github
+      - name: Build (dated by the commit, so the site is the same on every rebuild)
+        run: SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)" scorecard build --strict --history --out "$RUNNER_TEMP/site"
 """
 
 
 def workflow_text(spec: str, note: str = "") -> str:
     """The workflow, installing spec (a pip requirement); note, if any, as a CHECK comment at its top."""
     return WORKFLOW.format(version=__version__, spec=spec, check=f"# CHECK: {note}\n" if note else "",
+                           check_steps=CHECK_STEPS,
                            checkout=uses("actions/checkout"), setup_python=uses("actions/setup-python"),
                            upload_pages=uses("actions/upload-pages-artifact"),
                            deploy_pages=uses("actions/deploy-pages"))

@@ -15,19 +15,17 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..measure import compare, reading as measure
+from ..measure import reading as measure
 from ..measure.evidence import Artifact, PointerError
 from ..measure.toolread import cited_value
 from .model import Dimension
 from ..core.statuses import MEASURED
 from ..core.paths import PathProblem, is_url, normalise
-from ..measure import stats
-from ..measure.evidence import escape_token
+from .stampwords import describe
 
 if TYPE_CHECKING:
     from ..core import git
@@ -35,7 +33,6 @@ if TYPE_CHECKING:
     from .records import CheckResult, DimensionRecord
 
 PREFIX = "fp2-"
-FIXED_KEYS = ("status", "claim", "result.unit")
 # What an fp2- stamp covers beyond an fp1- one: the comparison itself (issue 41). A reviewed lead stayed current
 # when the typed bar moved from 900 to 700 ms, or `better` flipped. An fp1- stamp is checked without these keys,
 # so it stays valid until a field it covered changes.
@@ -118,97 +115,6 @@ def fingerprint(covered: dict[str, object], prefix: str = PREFIX) -> str:
 def matches(stamp: str | None, covered: dict[str, object]) -> bool:
     """Whether stamp is covered's fingerprint, in the stamp's own version (fp1- or fp2-)."""
     return stamp is not None and stamp[:4] in ("fp1-", "fp2-") and fingerprint(covered, stamp[:4]) == stamp
-
-
-def show(value: object, limit: int = 60) -> str:
-    """A covered value in a finding: numbers as written (33, 35.5), text quoted, structures as JSON."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        text = str(int(value))
-    elif isinstance(value, float):
-        text = f"{value:.10g}"
-    elif isinstance(value, str):
-        text = json.dumps(value, ensure_ascii=False)
-    else:
-        text = json.dumps(_numbers(value, _as_written), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _changed(key: str, old: object, new: object, out: list[str], factor: float | None = None) -> None:
-    """Changes between two values, down to the leaves where both sides are objects or arrays.
-
-    factor (set when result.unit changed to a commensurable unit) converts an old number into
-    the new unit, so a value that only changed with its unit is said to be the same quantity.
-    """
-    if old == new:
-        return
-    if isinstance(old, dict) and isinstance(new, dict):
-        for k in sorted(set(old) | set(new)):
-            sub = f"{key}/{escape_token(k)}"
-            if k not in new:
-                out.append(f"{sub}: removed (was {show(old[k])})")
-            elif k not in old:
-                out.append(f"{sub}: added ({show(new[k])})")
-            else:
-                _changed(sub, old[k], new[k], out, factor)
-    elif (isinstance(old, list) and isinstance(new, list) and _runs(old) and _runs(new)
-          and max(len(old), len(new)) > RUNS_SHOWN):
-        out.append(f"{key}: {_runs_changed(old, new)}")
-    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        for i, (a, b) in enumerate(zip(old, new, strict=True)):
-            _changed(f"{key}/{i}", a, b, out, factor)
-    elif (factor is not None and isinstance(old, float) and isinstance(new, float)
-          and math.isclose(old * factor, new, rel_tol=1e-9)):
-        out.append(f"{key}: {show(old)} → {show(new)} (the same quantity in the new unit)")
-    else:
-        out.append(f"{key}: {show(old)} → {show(new)}")
-
-
-RUNS_SHOWN = 3  # longer arrays of numbers are runs: said per statistic, not run by run
-
-
-def _runs(value: object) -> bool:
-    return isinstance(value, list) and bool(value) and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
-
-
-def _runs_changed(old: list, new: list) -> str:
-    """Runs that changed, as a reviewer reads them: 'median 2.23 → 1.4 (n = 20 → 20), 95% intervals do not
-    overlap'."""
-    a, b = stats.summarise([float(v) for v in old]), stats.summarise([float(v) for v in new])
-    text = f"median {show(a.value)} → {show(b.value)} (n = {a.n} → {b.n})"
-    if None in (a.low, a.high, b.low, b.high):
-        return text + ", too few runs for a 95% interval"
-    assert a.low is not None and a.high is not None and b.low is not None and b.high is not None
-    apart = a.high < b.low or b.high < a.low
-    return text + (", 95% intervals do not overlap" if apart else ", within the runs' noise (95% intervals overlap)")
-
-
-def describe(old: dict[str, object], new: dict[str, object]) -> list[str]:
-    """What differs between two covered sets, one plain phrase each, in a stable order."""
-    keys = [k for k in FIXED_KEYS if k in old or k in new]
-    keys += sorted((set(old) | set(new)) - set(FIXED_KEYS))
-    out = []
-    factor = None
-    old_unit, new_unit = old.get("result.unit"), new.get("result.unit")
-    if isinstance(old_unit, str) and isinstance(new_unit, str) and old_unit != new_unit:
-        factor = compare.in_unit(1.0, old_unit, new_unit)
-    for key in keys:
-        if key == "result.unit" and factor is not None:
-            out.append(f"result.unit: {show(old_unit)} → {show(new_unit)} (convertible: 1 {old_unit} = "
-                       f"{factor:.6g} {new_unit})")
-        elif key in old and key in new:
-            _changed(key, old[key], new[key], out, factor)
-        elif key in new:
-            out.append(f"{key}: newly cited ({show(new[key])})")
-        else:
-            out.append(f"{key}: no longer cited (was {show(old[key])})")
-    return list(dict.fromkeys(out))  # a trace citing an object and the result inside it report one leaf once
-
-
-def summary(covered: dict[str, object]) -> list[str]:
-    """What a stamp covers, one phrase each (printed by `scorecard review`)."""
-    return [f"{key}: {show(covered[key])}" for key in [k for k in FIXED_KEYS if k in covered]
-            + sorted(set(covered) - set(FIXED_KEYS))]
 
 
 # --- what changed since the review, from git -----------------------------------------------------

@@ -276,6 +276,32 @@ class _Builder:
                              "keep one document per file: remove the '---' and what follows")
 
 
+_REQUIRED = re.compile(r"[ \t]*(?:-[ \t]+)?([^\s:#]+):[ \t]*#[ \t]*REQUIRED\b:?[ \t]*(.*)")
+
+
+def _required(lines: list[str], doc: Document, findings: list[Finding]) -> None:
+    """SC201 for each field left empty where `scorecard new` marked it `# REQUIRED: what goes here`: a record is
+    not done until it is filled in (a REQUIRED mark on a field that has a value is only a comment)."""
+    for path, (line, col) in sorted(doc.key_marks.items(), key=lambda item: item[1]):
+        found = _REQUIRED.fullmatch(lines[line - 1]) if 0 < line <= len(lines) else None
+        if found is None or found[1] != str(path[-1]) or _at(doc.data, path) is not None:
+            continue
+        what = found[2].strip()
+        findings.append(finding("SC201", doc.file, (line, col), f"'{'.'.join(map(str, path))}' is empty and marked "
+                                f"REQUIRED" + (f": {what}" if what else ""),
+                                "fill it in (its comment says what goes there), then remove the REQUIRED mark"))
+
+
+def _at(data: object, path: tuple) -> object:
+    for key in path:
+        if (isinstance(data, dict) and key in data) or (isinstance(data, list) and isinstance(key, int)
+                                                         and 0 <= key < len(data)):
+            data = data[key]
+        else:
+            return None
+    return data
+
+
 def parse_bytes(raw: bytes, doc: Document, findings: list[Finding]) -> None:
     """Decode UTF-8 (BOM tolerated) and parse; a mapping is required at the top."""
     if raw.startswith(b"\xef\xbb\xbf"):
@@ -298,6 +324,8 @@ def parse_bytes(raw: bytes, doc: Document, findings: list[Finding]) -> None:
         return
     before = len(findings)
     parse_yaml(text, doc, findings)
+    if "REQUIRED" in text and isinstance(doc.data, dict):
+        _required(text.splitlines(), doc, findings)
     if doc.data is None and len(findings) == before:
         findings.append(finding("SC106", doc.file, (1, 1), "the file holds no value", "fill in the record"))
     elif doc.data is not None and not isinstance(doc.data, dict):
