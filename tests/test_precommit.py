@@ -22,9 +22,11 @@ def git(*args, cwd):
 
 def test_hook_file_is_a_plain_cli_call():
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
-    (hook,) = hooks
+    hook, readme = hooks
     assert hook["id"] == "scorecard-validate" and hook["language"] == "python"
     assert hook["entry"] == "scorecard validate" and hook["pass_filenames"] is False
+    assert readme["id"] == "scorecard-readme" and readme["entry"] == "scorecard export --check --readme README.md"
+    assert readme["pass_filenames"] is False
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +41,12 @@ def hook_repo(tmp_path_factory):
     shutil.copytree(LEDGERS / "base", root)
     git("init", "-q", cwd=root)
     (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [{
-        "repo": str(REPO), "rev": head.stdout.strip(), "hooks": [{"id": "scorecard-validate"}]}]}))
+        "repo": str(REPO), "rev": head.stdout.strip(), "hooks": [{"id": "scorecard-validate"},
+                                                                 {"id": "scorecard-readme"}]}]}))
+    (root / "README.md").write_text("# Ours\n\n<!-- scorecard:start -->\n<!-- scorecard:end -->\n")
+    from conftest import run_cli
+
+    assert run_cli("export", "--readme", "README.md", cwd=root).returncode == 0
     git("add", "-A", cwd=root)
     env = {**os.environ, "PRE_COMMIT_HOME": str(root.parent / "cache")}
     return root, env
@@ -57,6 +64,14 @@ def test_clean_ledger_passes_and_broken_fails_naming_the_file(hook_repo):
         pytest.skip(f"pre-commit could not install the hook environment: {(proc.stdout + proc.stderr)[-400:]}")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "scorecard validate" in proc.stdout and "Passed" in proc.stdout
+    assert "scorecard README table is current" in proc.stdout  # the second hook, from the same repository
+    title = root / "claims/core/beta.yaml"
+    title.write_text(title.read_text().replace("title: Beta latency", "title: Beta latency renamed"))
+    git("add", "-A", cwd=root)
+    stale = run_hook(root, env)
+    assert stale.returncode == 1 and "stale" in stale.stdout, stale.stdout
+    title.write_text(title.read_text().replace("title: Beta latency renamed", "title: Beta latency"))
+    git("add", "-A", cwd=root)
 
     record = root / "claims/core/alpha.yaml"
     record.write_text(record.read_text().replace("  source: https://example.org/alpha", "  soruce: https://example.org/alpha"))

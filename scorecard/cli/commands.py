@@ -15,7 +15,9 @@ import click
 
 from .. import __version__
 from . import authoring  # noqa: F401 - registers init, new, review and schema on main
+from . import report
 from .report import FORMATS
+from ..core.statuses import STATUSES
 from .group import EXIT_FINDINGS, EXIT_USAGE, main, no_cache_option, root_option, strict_option
 from .group import echo as _echo
 from .group import root_of as _root
@@ -238,3 +240,47 @@ def rules() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+@main.command()
+@root_option
+@click.option("--format", "fmt", type=click.Choice(["markdown"]), default="markdown", show_default=True,
+              help="markdown: the scorecard as a table (status, bar, ours, where we stand), as a README carries it.")
+@click.option("--category", "categories", multiple=True, metavar="SLUG", help="Only this category (repeatable).")
+@click.option("--status", "statuses", multiple=True, type=click.Choice(STATUSES),
+              help="Only dimensions with this status (repeatable).")
+@click.option("--readme", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Replace the block between <!-- scorecard:start --> and <!-- scorecard:end --> in FILE instead of "
+                   "printing (exit 1, nothing written, unless each marker is there exactly once).")
+@click.option("--check", is_flag=True, help="With --readme: write nothing; exit 1 when the block is not current.")
+def export(root: str | None, fmt: str, categories: tuple[str, ...], statuses: tuple[str, ...], readme: Path | None,
+           check: bool) -> None:
+    """Print the scorecard as a Markdown table, or keep it current in a README's marked block."""
+    from . import pipeline, readme as block
+    from ..site import mdtable
+    from ..site.resolve import resolve_ledger
+
+    if check and readme is None:
+        raise click.UsageError("--check goes with --readme FILE")
+    ledger_root = _root(root)
+    result, store = pipeline.validate(ledger_root, warm=True)
+    if result.errors:
+        click.echo(report.text(result.findings, result.dimension_count, style=click.style), nl=False, err=True)
+        _echo("export refused: the ledger has errors; fix them first", err=True)
+        sys.exit(EXIT_FINDINGS)
+    led = resolve_ledger(result.ledger, store)
+    unknown = sorted(set(categories) - {c.slug for c in led.categories})
+    if unknown:
+        raise click.UsageError(f"no category {', '.join(unknown)} in this ledger")
+    table = mdtable.table(led, set(categories) or None, set(statuses) or None) or "No dimension matches.\n"
+    if led.settings.base_url is None:
+        _echo("note: no Details column: set base_url in scorecard.yaml to link each row to the published site",
+              err=True)
+    if readme is None:
+        _echo(table, nl=False)
+        return
+    current = block.update(readme, table, check)
+    if check:
+        _echo(f"{readme}: the scorecard block is {'current' if current else 'stale: run scorecard export --readme'}")
+        sys.exit(0 if current else EXIT_FINDINGS)
+    _echo(f"{readme}: the scorecard block is {'already current' if current else 'updated'}")

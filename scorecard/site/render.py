@@ -173,7 +173,6 @@ class Site:
         pages: dict[str, bytes] = {}
         parts: list[bytes] = []
         sections: dict[str, str] = {}
-        badges: dict[str, bytes] = {}
         for cat in cats:
             sections[cat.slug] = Markup(self.render_text("index-category.html", "", "index.html", cat=cat))
             pages[f"{cat.slug}/index.html"] = self.page("category.html", "../", f"{cat.slug}/index.html", category=cat)
@@ -188,11 +187,12 @@ class Site:
                 if self.ledger.settings.cards:
                     card = f"{cat.slug}/card-{d.id}.html"
                     pages[card] = self.page("card.html", "../", card, category=cat, d=d)
-                if d.status not in badges:  # a dimension badge depends only on the subject and the status
-                    badges[d.status] = self.badge(self.ledger.settings.subject,
-                                                  f"{d.glyph} {STATUS_LABELS[d.status]}", d.status,
-                                                  status_words(d.status, self.ledger.settings.parity_tolerance))
-                pages[f"_badges/{d.id}.svg"] = badges[d.status]
+                value = f" {measured_text(d)}" if d.measured is not None and not d.measured.measurement.unbounded \
+                    else ""  # the value as the pages show it, and the dimension's title in its accessible name
+                pages[f"_badges/{d.id}.svg"] = self.badge(self.ledger.settings.subject,
+                                                          f"{d.glyph} {STATUS_LABELS[d.status]}{value}", d.status,
+                                                          status_words(d.status, self.ledger.settings.parity_tolerance),
+                                                          title_text(d.record.model.title))
         return Made(pages, parts, sections)
 
     def render(self) -> dict[str, bytes]:
@@ -349,11 +349,13 @@ class Site:
             yield f"_files/{rel}.html", self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=True,
                                                   body=markdown_block(raw.decode("utf-8-sig", "replace")))
 
-    def badge(self, label: str, text: str, status: str, words: str = "") -> bytes:
-        """A flat SVG badge, widths estimated from the text (deterministic); words: its title's (parity's band)."""
+    def badge(self, label: str, text: str, status: str, words: str = "", name: str = "") -> bytes:
+        """A flat SVG badge, widths estimated from the text (deterministic); words: its title's (parity's band);
+        name: what it is the badge of (a dimension's title), first in its accessible name."""
         lw, tw = 12 + 7 * len(label), 12 + 7 * len(text)
         template = self.env.get_template("badge.svg")
-        return markup_bytes(template.render(label=label, text=text, status=status, lw=lw, tw=tw, words=words))
+        return markup_bytes(template.render(label=label, text=text, status=status, lw=lw, tw=tw, words=words,
+                                            name=name))
 
 
 @dataclass(slots=True)

@@ -1,0 +1,92 @@
+"""The scorecard as a Markdown table, for a README or a wiki (`scorecard export --format markdown`, `--readme`).
+
+One row per dimension: the dimension, its status in words with its glyph and the site's marks (suspect, stale,
+sample data, modelled; parity with its tolerance), the bar, ours and where we stand against it, in the words and
+units the pages use; no relative dates, so the block changes only when the ledger does. A link to each dimension
+only with base_url (a README's relative link would point into the repository, not at the site).
+
+Ledger text is inert on GitHub: Markdown's punctuation is escaped (a title cannot open a link, an image, raw HTML
+or a new cell), and what GitHub links although CommonMark does not (@mentions, #12, bare www. and URL addresses,
+e-mail addresses) is put in a code span, the one form that keeps it plain text.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+from ..core.statuses import GLYPHS
+from .markup import brief, title_text
+from .resolve import ResolvedDimension, ResolvedLedger
+from .views import STATUS_LABELS, bar_text, measured_text, standing_text
+
+# What GitHub turns into a link or a notification in text: mentions and team mentions, issue and PR references
+# (#12, owner/repo#12, GH-12), e-mail addresses, and URLs with or without a scheme.
+_LINKED = re.compile(r"(?i)(?:https?://|ftp://|www\.)[^\s<>|]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w`])@[\w-]+"
+                     r"(?:/[\w.-]+)?|(?:[\w.-]+/[\w.-]+)?#\d+|\bGH-\d+")
+_PUNCTUATION = re.compile(r"([\\`*_\[\]|~$])")  # inline marks and math ($); a cell holds no block: - + # > are plain
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+CELL_LIMIT = 300  # characters of ledger text in one cell; the rest is cut with "…"
+
+
+def _code(text: str) -> str:
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    inside = text.replace("|", "\\|")  # a pipe ends a cell even inside a code span, unless escaped
+    return f"{fence} {inside} {fence}"
+
+
+def cell(text: str) -> str:
+    """Ledger text as the content of one table cell, shown as typed and linking nothing."""
+    text = " ".join(_CONTROL.sub(" ", text).split())
+    if len(text) > CELL_LIMIT:
+        text = text[:CELL_LIMIT] + "…"
+    out, at = [], 0
+    for found in _LINKED.finditer(text):
+        out.append(_plain(text[at:found.start()]))
+        out.append(_code(found.group()))
+        at = found.end()
+    out.append(_plain(text[at:]))
+    return "".join(out)
+
+
+def _plain(text: str) -> str:
+    return _PUNCTUATION.sub(r"\\\1", text.replace("&", "&amp;").replace("<", "&lt;"))
+
+
+def _status(d: ResolvedDimension, tolerance: float) -> str:
+    words = f"{GLYPHS[d.status]} {STATUS_LABELS[d.status]}"
+    if d.status == "parity":
+        words += f" (±{tolerance * 100:g} %)"
+    marks = [mark for mark, on in (("modelled", d.status == "simulated"),
+                                   ("sample data", d.measured is not None and d.measured.sample),
+                                   ("suspect", d.review == "suspect"), ("stale source", d.source_stale),
+                                   ("stale evidence", d.evidence_stale)) if on]
+    return " · ".join([words, *marks])
+
+
+def _bar(d: ResolvedDimension) -> str:
+    number = bar_text(d)
+    return cell(number) if number else cell(brief(title_text(d.record.model.sota.bar), 120))
+
+
+def table(led: ResolvedLedger, categories: set[str] | None = None, statuses: set[str] | None = None) -> str:
+    """The table (a header, a row per dimension in the site's order), and "" when no dimension is chosen."""
+    rows = [(c, d) for c in led.categories if categories is None or c.slug in categories
+            for d in c.dimensions if statuses is None or d.status in statuses]
+    if not rows:
+        return ""
+    base = str(led.settings.base_url).rstrip("/") + "/" if led.settings.base_url else None
+    several = len({c.slug for c, _ in rows}) > 1
+    head = (["Category"] if several else []) + ["Dimension", "Status", "Bar", "Ours", "Against the bar"] + \
+        (["Details"] if base else [])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    tolerance = led.settings.parity_tolerance
+    for c, d in rows:
+        ours = measured_text(d) if d.measured is not None else ""
+        cells = ([cell(title_text(c.record.model.title))] if several else []) + [
+            cell(title_text(d.record.model.title)), _status(d, tolerance), _bar(d), cell(ours), cell(standing_text(d))]
+        if base:
+            cells.append(f"[{cell(d.id)}]({base}{quote(c.slug)}/#{quote(d.id)})")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
