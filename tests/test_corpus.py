@@ -55,9 +55,8 @@ def test_bad_ledger(name, tmp_path):
         assert any(re.search(expect["message"], f.message + " " + f.hint) for f in hit)
     allowed = {expect["code"], *expect.get("also", [])}
     assert {f.code for f in result.findings} <= allowed, f"{name}: one mistake, but {result.findings}"
-    # --strict fails on every warning but those time alone raises (issue 43 item 3: a source aged since the merge
-    # must not refuse a typo fix); they are still shown
-    assert pipeline.fails(result, strict=True) == (expect["code"] not in pipeline.AGED)
+    # --strict fails on every warning (a staleness time alone raised passes it only in git: tests/test_aged.py)
+    assert pipeline.fails(result, strict=True)
     assert pipeline.fails(result, strict=False) == (not expect.get("strict", False))
     assert RULES[expect["code"]].severity == ("warning" if expect.get("strict") else "error")
 

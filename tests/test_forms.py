@@ -500,7 +500,7 @@ def test_an_accepted_ratio_is_x_or_percent(parts):
     (999, "ms", (999, "ms")), (1024, "KiB", (1.0, "MiB")), (1023, "KiB", (1023, "KiB")), (2048, "B", (2.048, "kB")),
     (1e9, "ms", (1e9, "ms")),  # 10^6 s: beyond the largest prefix of s, kept as written
     (1024000 * 1024, "TiB", (1024000 * 1024, "TiB")),  # 1024 × 1000 PiB: beyond PiB, kept as written
-    (5, "us", (5, "us")),  # µs spelled us: the same unit, kept as written
+    (5, "us", (5, "µs")),  # µs spelled us: the same unit, spelled as a reader expects (issue 43 item 5)
     (0, "ms", (0, "ms")), (5, "tok/s", (5, "tok/s")), (3, "{iter}", (3, "{iter}")),
     (0.5, "ns", (0.5, "ns")),  # below the smallest prefix: the smallest, not the next
 ])

@@ -367,3 +367,27 @@ def test_a_reworded_claim_is_a_change_and_changes_html_is_grouped_by_commit(tmp_
     assert changes.count('<li class="commit">') == 2  # two commits, each once
     assert changes.count(f"Commit <code>{sha[:7]}</code>") == 1
     assert f'id="c-{sha[:7]}-alpha"' in changes and f'id="c-{sha[:7]}-beta"' in changes
+
+
+def test_a_record_is_left_out_of_the_history_while_it_holds_example_text(tmp_path):
+    """Issue 43 item 1: init's and new's example dimensions stayed in the public history and feed for ever. A record
+    version that still holds the scaffold's example text (SC604) is not a state anyone published: the dimension
+    appears when it is edited."""
+    from scorecard.ledger import placeholders as ph
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    git(root, "init", "-q")
+    commit(root, "ledger", 1)
+    assert run_cli("new", "core/gamma", "--root", str(root)).returncode == 0
+    example = commit(root, "scaffold", 2)
+    record = root / "claims/core/gamma.yaml"
+    text = record.read_text()
+    for placeholder in (*ph.DIMENSION.values(), ph.LEADER):
+        text = text.replace(placeholder, "https://example.com/real" if placeholder == ph.SOURCE else "Real words.")
+    record.write_text(text)
+    edited = commit(root, "the real text", 3)
+    walked = history.walk(LedgerPlace.at(root))
+    gamma = walked.dimensions["gamma"]
+    assert [c.sha for c, _ in gamma.points] == [edited] and gamma.events[0].text.startswith("added")
+    assert example not in {e.commit.sha for e in walked.events if e.dim == "gamma"}
+    assert any("example text" in n and n.startswith("1 record versions") for n in walked.notes)

@@ -404,3 +404,21 @@ def test_a_suspect_tool_entry_is_named_in_words_with_values_in_their_unit(tmp_pa
     assert said, message
     assert said[2] == said[4] and float(said[1].replace(",", "")) == pytest.approx(
         before * {"ns": 1, "us": 1e3, "ms": 1e6}[unit] / {"ns": 1, "µs": 1e3, "ms": 1e6}[said[2]], rel=1e-3)
+
+
+def test_moving_a_format_unit_to_display_unit_keeps_the_review_current(tmp_path):
+    """Issue 43 item 5: `unit: ms` beside format: hyperfine (SC328 now) moved to `display_unit: ms` is the same claim
+    shown the same way: its stamp stays current, and the page shows the value in ms as before."""
+    root = copy_ledger(LEDGERS / "good" / "tool-formats", tmp_path / "ledger")
+    record = root / "claims/tools/hyperfine.yaml"
+    text = record.read_text()
+    assert "display_unit: ms\n" in text and "  unit: ms" not in text.split("\nresult:")[1]
+    old_form = text.replace("display_unit: ms\n", "").replace("\nresult:\n", "\nresult:\n  unit: ms\n")
+    record.write_text(old_form)
+    assert run_cli("review", "hyperfine", "--root", str(root)).returncode == 0
+    assert [f.code for f in pipeline.validate(root)[0].findings] == ["SC328"]
+    stamped = record.read_text()
+    record.write_text(stamped.replace("\nresult:\n  unit: ms\n", "\ndisplay_unit: ms\nresult:\n"))
+    assert pipeline.validate(root)[0].findings == []  # no SC801: the review is current
+    record.write_text(stamped.replace("\nresult:\n  unit: ms\n", "\ndisplay_unit: s\nresult:\n"))
+    assert [f.code for f in pipeline.validate(root)[0].findings] == ["SC801"]  # shown otherwise: a new claim

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given as generated, settings
+from hypothesis import strategies as st
 
 from scorecard.cli import pipeline
 
@@ -278,3 +280,28 @@ def test_new_evidence_is_read_only_inside_the_root_and_nothing_from_it_becomes_y
     assert run_cli("new", "core/eps", "--status", "leads", "--evidence", "pp.json", cwd=base_ledger).returncode == 0
     record = yaml.safe_load((base_ledger / "claims/core/eps.yaml").read_text())
     assert "reviewed" not in record and record["sota"]["unit"] == "x"
+
+
+@settings(max_examples=400, deadline=None)
+@generated(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40))
+def test_any_text_new_writes_reads_back_as_that_text(text):
+    """The hostile pass: C1 controls and U+FFFE in a tool's entry name were written raw, and the record failed SC101."""
+    from scorecard.cli.newrecord import yaml_text
+
+    assert yaml.safe_load(f"k: {yaml_text(text)}\n") == {"k": text}
+
+
+@pytest.mark.parametrize("target", ["tools/123", "tools/null", "tools/true", "tools/0", "null/x", "yes/on"])
+def test_an_id_yaml_would_read_as_a_number_or_a_word_still_makes_a_record_that_validates(base_ledger, target):
+    assert run_cli("new", target, cwd=base_ledger).returncode == 0
+    found = run_cli("validate", "--format", "json", cwd=base_ledger)
+    assert [f for f in json.loads(found.stdout)["findings"] if f["severity"] == "error"] == []
+
+
+def test_an_entry_without_a_name_is_refused(base_ledger):
+    data = json.loads((Path(__file__).parent / "tools/hyperfine-two-commands.json").read_text())
+    for entry in data["results"]:
+        entry["command"] = "\t"
+    (base_ledger / "evidence/hf.json").write_text(json.dumps(data))
+    proc = run_cli("new", "speed/x", "--evidence", "hf.json", cwd=base_ledger)
+    assert proc.returncode == 2 and "has no name" in proc.stderr

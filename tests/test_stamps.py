@@ -227,3 +227,10 @@ def test_a_tool_entry_changed_is_said_outside_the_reviewed_interval_only_when_it
         "outside the reviewed 99% interval")
     same = stampwords.describe({key: {"unit": "ms", "values": [200.0] * 4}}, {key: {"unit": "s", "values": [0.2] * 4}})
     assert same == ["test_dumps: the same values, now in s (was ms)"]
+
+
+def test_a_long_entry_name_is_cut_as_a_value_is():
+    key = '{"benchmark": "' + "b" * 200 + '", "format": "hyperfine", "metric": null, "stat": "median"}'
+    said = stampwords.describe({f"e.json#{key}": {"unit": "s", "values": [1.0]}},
+                               {f"e.json#{key}": {"unit": "s", "values": [2.0]}})
+    assert said == ["b" * 59 + "…, median: 1 s → 2 s"]

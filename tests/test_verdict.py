@@ -353,7 +353,7 @@ def test_one_more_failed_request_never_raises_the_status(times, picks, stat, bar
         failed.add(ok[pick % len(ok)])
         got = reading(serving_file(times, failed), {"evidence": "evidence/r.json", "format": "serving",
                                                      "metric": "ttft", "unit": "ms", "stat": stat})
-        assert got.problems == [] and got.measurement is not None
+        assert [p for p in got.problems if p.code != "SC328"] == [] and got.measurement is not None
         m = got.measurement
         c = compare.compare(m, sota, tol)
         assert validating(m, c) == [c.verdict()]

@@ -188,3 +188,92 @@ def test_a_walk_holds_only_the_artifact_versions_its_tree_holds(remeasured, monk
     walked = history.walk(LedgerPlace.at(remeasured))
     assert len(walked.dimensions["alpha"].points) == 13 and len(held) >= 13
     assert max(held) <= len(list((remeasured / "evidence").iterdir()))
+
+
+def test_a_past_record_naming_a_path_with_a_line_break_cannot_stall_or_uncap_the_reader(tmp_path):
+    """Found by the hostile pass: a past record's evidence path holding a line break reached `git cat-file --batch`
+    as two requests; the reader fell a response behind, and the next large request deadlocked (validate hung until
+    the job's timeout) or read a blob past the cap. Such a name is never asked for."""
+    import subprocess as sp
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    git(root, "init", "-q")
+    assert run_cli("review", "--all", "--root", str(root)).returncode == 0
+    (root / "evidence/small.json").write_text('{"x": 1}')
+    (root / "evidence/mid.json").write_text(json.dumps({"x": "y" * 1_000_000}))
+    commit(root, "c1", 1)
+    small = sp.run(["git", "rev-parse", "HEAD:evidence/small.json"], cwd=root, capture_output=True, text=True,
+                   check=True).stdout.strip()
+    alpha = root / "claims/core/alpha.yaml"
+    good = alpha.read_text()
+    evil = good.replace("  evidence: evidence/run.json\n", f'  evidence: "evidence/run.json\\n{small}"\n')
+    evil = evil.replace("trace:\n", "trace:\n  - evidence/mid.json#/x\n  - evidence/" + "a" * 300_000 + ".json#/y\n")
+    assert evil != good
+    alpha.write_text(evil)
+    commit(root, "evil", 2)
+    alpha.write_text(good.replace("claim: 12 req/s", "claim: 12 req/s now"))
+    commit(root, "reworded", 3)
+    proc = run_cli("validate", "--root", str(root))  # run_cli times out (and fails the test) at 120 s
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "suspect: 'alpha' changed since it was reviewed: claim: \"12 req/s\" → \"12 req/s now\"" in proc.stdout
+
+
+@pytest.mark.parametrize("name", ["HEAD:a\nb", "abc\rdef", "x\x00y", "", "\x1b[31m"])
+def test_the_blob_reader_never_sends_a_name_git_would_read_as_another_request(tmp_path, name):
+    git(tmp_path, "init", "-q")
+    with git_module.BlobReader(tmp_path) as reader:
+        assert reader.size(name) is None and reader.read(name) is None
+        assert reader.size("HEAD") is None  # still in step: an empty repository has no HEAD commit
+
+
+def test_a_cut_at_an_invalid_record_invents_no_addition(tmp_path, monkeypatch):
+    """Found by the hostile pass: where the record at the cut did not validate, its first state after the cut was
+    told as "added", hiding a change of value and wording. What it was before the cut is unread: the state is
+    recorded with no event, and every event of the cut history is one the whole history has."""
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    git(root, "init", "-q")
+    commit(root, "alpha at 12", 1)
+    alpha = root / "claims/core/alpha.yaml"
+    good = alpha.read_text()
+    alpha.write_text(good.replace("status: leads", "status: bogus"))
+    commit(root, "broken", 2)
+    set_rps(root, 13)
+    alpha.write_text(good.replace("claim: 12 req/s", "claim: 13 req/s"))
+    commit(root, "fixed, at 13", 3)
+    whole = history.walk(LedgerPlace.at(root))
+    full = {(e.commit.sha, e.dim, e.text) for e in whole.events}
+    assert any("12 req/s → 13 req/s" in text for _, _, text in full)
+    for limit in (1, 2, 3):
+        monkeypatch.setenv("SCORECARD_MAX_VERSIONS", str(limit))
+        cut = history.walk(LedgerPlace.at(root))
+        assert {(e.commit.sha, e.dim, e.text) for e in cut.events} <= full, limit
+        assert cut.dimensions["alpha"].points[-1][1] == whole.dimensions["alpha"].points[-1][1]
+
+
+def test_ids_that_swap_after_a_cut_at_an_invalid_record_invent_nothing(tmp_path, monkeypatch):
+    """The hostile pass's seed 51: delta is invalid where the cut history starts, then beta and delta swap ids
+    across categories (git lists two renames to new paths). The cut history told a rename pair and an addition the
+    whole history does not have."""
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    (root / "claims/perf").mkdir()
+    (root / "claims/perf/_category.yaml").write_text("title: Perf\n")
+    git(root, "init", "-q")
+    commit(root, "ledger", 1)
+    git(root, "mv", "claims/core/beta.yaml", "claims/core/gamma.yaml")
+    delta = (root / "claims/core/alpha.yaml").read_text().replace("Alpha throughput", "Delta throughput")
+    (root / "claims/perf/delta.yaml").write_text(delta)
+    commit(root, "gamma, delta", 2)
+    (root / "claims/perf/delta.yaml").write_text("title: [broken\n")
+    commit(root, "delta broken", 3)
+    gamma = root / "claims/core/gamma.yaml"
+    gamma.write_text(gamma.read_text().replace("title: Beta latency", "title: Gamma latency"))
+    commit(root, "gamma reworded", 4)
+    git(root, "mv", "claims/core/gamma.yaml", "claims/core/delta.yaml")
+    git(root, "mv", "claims/perf/delta.yaml", "claims/perf/gamma.yaml")
+    commit(root, "swap", 5)
+    whole = history.walk(LedgerPlace.at(root))
+    full = {(e.commit.sha, e.dim, e.text) for e in whole.events}
+    for limit in range(1, 6):
+        monkeypatch.setenv("SCORECARD_MAX_VERSIONS", str(limit))
+        cut = {(e.commit.sha, e.dim, e.text) for e in history.walk(LedgerPlace.at(root)).events}
+        assert cut <= full, (limit, cut - full)

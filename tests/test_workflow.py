@@ -245,12 +245,12 @@ def test_the_pull_request_runs_the_very_scorecard_lines_the_publish_runs(generat
     assert upload["with"]["path"] == "${{ runner.temp }}/site" and '--out "$RUNNER_TEMP/site"' in publish[1]
 
 
-def test_strict_refuses_example_text_but_not_a_source_that_aged(tmp_path):
-    """The shared check refuses what a person must fix (SC604 example text) in both jobs, and passes a ledger whose
-    only warnings are those time alone raises (a stale source, stale evidence), which a typo fix cannot cure."""
+def test_strict_refuses_warnings_outside_git(tmp_path):
+    """The shared check refuses a warning in both jobs; a staleness passes it only where git shows time alone raised
+    it (tests/test_aged.py), which a corpus case outside git cannot."""
     from conftest import bad_case
 
-    for case, code in (("source-stale", 0), ("stale-evidence", 0), ("unknown-unit", 1)):
+    for case, code in (("source-stale", 1), ("stale-evidence", 1), ("unknown-unit", 1)):  # not in git: not aged
         root, _ = bad_case(case, tmp_path / case)
         for line in _scorecard_lines(yaml.safe_load(workflow.workflow_text("x")).get("jobs")["publish"]):
             proc = _step(line, root, {**os.environ, "RUNNER_TEMP": str(tmp_path / f"{case}-temp"),

@@ -123,7 +123,7 @@ def review(root: str | None, ids: tuple[str, ...], every: bool, dry_run: bool) -
     for s in outcome.stamped:
         head = f"{verb} {s.id} ({s.file}): {s.new}" + (f", was {s.old}" if s.old else ", first review")
         if not detail:  # one line per dimension
-            _echo(head + (f"; changed: {'; '.join(s.changes)}" if s.changes else ""))
+            _echo(head + (f"; changed: {'; '.join(s.changes)}" if s.changes else ""), one_line=True)
             continue
         _echo(head)
         if s.changes:

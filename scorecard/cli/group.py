@@ -18,12 +18,13 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 
 
-def echo(text: str = "", nl: bool = True, err: bool = False, json: bool = False) -> None:
-    """click.echo with the ledger's control characters escaped (JSON output: as \\u escapes)."""
+def echo(text: str = "", nl: bool = True, err: bool = False, json: bool = False, one_line: bool = False) -> None:
+    """click.echo with the ledger's control characters escaped (JSON output: as \\u escapes; one_line: line breaks
+    too, so a name cannot start a line of its own)."""
     from ..core.textsafe import printable
     from .report import json_safe
 
-    click.echo(json_safe(text) if json else printable(text), nl=nl, err=err)
+    click.echo(json_safe(text) if json else printable(text, one_line=one_line), nl=nl, err=err)
 
 
 def root_of(option: str | None) -> Path:
@@ -41,8 +42,8 @@ def root_of(option: str | None) -> Path:
 
 root_option = click.option("--root", "root", metavar="DIR", default=None,
                            help="Ledger root (default: the nearest folder up from here with scorecard.yaml).")
-strict_option = click.option("--strict", is_flag=True, help="Fail on warnings too (but not on those time alone "
-                             "raises: a stale source SC603, stale evidence SC310).")
+strict_option = click.option("--strict", is_flag=True, help="Fail on warnings too (but not on a stale source or "
+                             "stale evidence that time alone made so: committed unchanged since it was fresh).")
 no_cache_option = click.option("--no-cache", is_flag=True,
                                help="Parse and render everything afresh: read and write no warm cache.")
 

@@ -17,12 +17,19 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.findings import UserError
+
+if TYPE_CHECKING:
+    from ..measure.evidence import JsonValue
 
 LATENCIES = ("ttft", "tpot", "itl", "e2el")  # the serving times: better lower
 _BAR = re.compile(r"\s*([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*(\S.*?)?\s*")
 _SAFE_UNIT = re.compile(r"[A-Za-z0-9/{}_%µμ^*·. -]{1,40}")
+# What a YAML file cannot hold raw, or reads as a line break: C1 controls (NEL among them), the line and paragraph
+# separators, U+FFFE and U+FFFF (json.dumps leaves them as they are; C0 it escapes itself).
+_YAML_CANNOT_HOLD = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff]")
 _GIVES = re.compile(r"set status: (leads|parity|trails|inconclusive)\b")
 
 
@@ -30,7 +37,7 @@ def yaml_text(text: str) -> str:
     """text as a YAML double-quoted scalar (a JSON string is one): no comment, key or newline can slip in, nor a
     character YAML reads as a line break (NEL, LINE and PARAGRAPH SEPARATOR), which JSON leaves as it is."""
     quoted = json.dumps(text, ensure_ascii=False)
-    return quoted.replace("\u0085", "\\x85").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return _YAML_CANNOT_HOLD.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 
 class NewRefused(UserError):
@@ -49,16 +56,16 @@ class Detected:
     metric: str | None = None  # serving: the metric read
 
 
-def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None,
-           metric: str | None = None) -> Detected | None:
-    """The tool that wrote evidence/<evidence> (fmt, or recognised by its keys), or None for a file of no tool's."""
+def _tool_output(root: Path, evidence: str, fmt: str | None, metric: str | None):
+    """(the store, the artifact, the tool module that wrote it or None); NewRefused where it cannot be read."""
     from ..core.paths import PathProblem
     from ..core.place import LedgerPlace
     from ..measure import tools
     from ..measure.evidence import ArtifactStore
-    from ..measure.selection import Refused
+
+    store = ArtifactStore(LedgerPlace.at(root))
     try:
-        art = ArtifactStore(LedgerPlace.at(root)).get(f"evidence/{evidence}")
+        art = store.get(f"evidence/{evidence}")
     except PathProblem as exc:
         raise NewRefused(f"evidence/{evidence}: {exc.message}") from None
     except OSError as exc:
@@ -66,20 +73,39 @@ def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None,
     if art.error:
         raise NewRefused(f"evidence/{evidence} is {art.error}; commit the tool's output first")
     module = tools.FORMATS[fmt] if fmt else tools.recognise(art.data)
-    if module is None:
-        if metric is not None:
-            raise NewRefused("--metric goes with a serving benchmark's file (format: serving)")
-        return None
-    if not module.recognise(art.data):
+    if module is not None and not module.recognise(art.data):
         found = tools.recognise(art.data)
         raise NewRefused(f"evidence/{evidence} is not {fmt} output" + (
             f" (it looks like {found.NAME} output)" if found else " (it lacks the keys the tool always writes)"))
-    if metric is not None and module.NAME != "serving":
-        raise NewRefused(f"--metric goes with a serving benchmark's file; {module.NAME} names its entries with "
-                         "--benchmark")
+    if metric is not None and (module is None or module.NAME != "serving"):
+        raise NewRefused("--metric goes with a serving benchmark's file (format: serving); other tools name their "
+                         "entries with --benchmark")
+    return store, art, module
+
+
+def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None,
+           metric: str | None = None) -> Detected | None:
+    """The tool that wrote evidence/<evidence> (fmt, or recognised by its keys), or None for a file of no tool's."""
+    from ..core.paths import PathProblem
+    from ..measure import tools
+    from ..measure.selection import Refused
+
+    store, art, module = _tool_output(root, evidence, fmt, metric)
+    if module is None:
+        return None
     names = [name for name, _ in module.names(art.data)]
     chosen = benchmark if benchmark is not None else names[0] if names else ""
-    req = tools.Request(chosen, metric, "median", ("result",), f"evidence/{evidence}", lambda _rel: None)
+    if not chosen.strip() and module.NAME != "serving":
+        raise NewRefused(f"evidence/{evidence}: the entry to read has no name; give --benchmark with one the file has")
+
+    def sibling(rel: str) -> JsonValue | None:  # asv's benchmarks.json beside its results: a track_ benchmark's unit
+        try:
+            found = store.get(rel)
+        except (PathProblem, OSError):
+            return None
+        return None if found.error else found.data
+
+    req = tools.Request(chosen, metric, "median", ("result",), f"evidence/{evidence}", sibling)
     try:
         picked = tools.pick(module.NAME, art.data, req)
     except Refused as exc:

@@ -193,7 +193,8 @@ TOOL_RESULT = """result:                               # required for leads, par
   format: {tool}               # read in the tool's own words: its runs, units and failed runs (docs: formats)
   benchmark: {benchmark}        # the tool's name for the entry{others}
 {metric}  stat: median                        # over its runs: median (default), mean, p99, min or max
-  # unit: {unit}                          # optional: the unit to show it in; the tool states {unit}
+  # the tool states {unit}: unit: is the evidence's own (leave it out); to show the value in another unit, add
+  # display_unit: ms at the record's top level
 """
 
 
@@ -223,9 +224,19 @@ def dimension_text(dim_id: str, status: str, depth: int = 2, evidence: str | Non
     claim = {"no-claim": "no number yet", "out-of-scope": "not this system's axis"}.get(status, "our number, in words")
     trace = f"  - evidence/{evidence or dim_id + '.json'}\n" if measured else ""
     return DIMENSION.format(modeline=_modeline("dimension", depth),
-                            title=yaml_text(title) if title else dim_id.replace("-", " ").capitalize(),
+                            title=yaml_text(title) if title else _from_slug(dim_id),
                             unit=unit, value_line=value_line, better_line=better_line, date="2025-06", status=status,
                             statuses=" | ".join(STATUSES), claim=claim, result=result if measured else "", trace=trace)
+
+
+def _from_slug(slug: str) -> str:
+    """A title made from a slug, as YAML text: quoted where YAML would read it otherwise (123, null, true, 0)."""
+    title = slug.replace("-", " ").capitalize()
+    return title if re.fullmatch(r"[A-Za-z][A-Za-z0-9 ]*", title) and title.lower() not in _YAML_WORDS \
+        else yaml_text(title)
+
+
+_YAML_WORDS = frozenset({"null", "true", "false", "yes", "no", "on", "off", "y", "n"})
 
 
 def _next_order(root: Path) -> int:
@@ -284,7 +295,7 @@ def new(root: Path, target: str, status: str | None = None, title: str | None = 
     if not (root / "claims" / category / CATEGORY_FILE).exists():
         files[f"claims/{category}/{CATEGORY_FILE}"] = CATEGORY.format(
             modeline=_modeline("category", 2), slug=category, order=_next_order(root),
-            title=yaml_text(category_title) if category_title else category.replace("-", " ").capitalize())
+            title=yaml_text(category_title) if category_title else _from_slug(category))
     written = _write_all(root, files)
     if typed is None or tool is None or tool.better is None:
         return written, ""

@@ -190,6 +190,9 @@ RULES: dict[str, Rule] = _rules(
      "requests failed: measure the rival without failures."),
     ("SC326", "simulated-is-measured", "error", "status simulated for a value read from a benchmark tool's output "
      "or a set of runs: a measurement is not a model."),
+    ("SC328", "unit-is-the-tools", "warning", "With format:, unit: differs from the unit the tool states: unit: "
+     "is the unit the evidence states; display_unit: chooses how a value is shown (an error from the next minor "
+     "version)."),
     ("SC327", "failures-counted-as-best", "error", "A serving run's requests failed, each counted as the slowest, "
      "but the bar says higher is better: a failure would count in the claim's favour."),
     ("SC514", "inconclusive-but-placed", "error", "status is inconclusive but the evidence places the value: it "

@@ -181,6 +181,7 @@ def _strip(path: str, prefix: str) -> str:
     return path[len(prefix):] if prefix and path.startswith(prefix) else path
 
 
+_CONTROL_OR_NEWLINE = re.compile(r"[\x00-\x1f\x7f]")
 MAX_BLOB_BYTES = 16 * 1024 * 1024  # the artifact cap (core.paths): no past version is read beyond it
 MAX_VERSIONS = 500  # past file versions parsed per run (history, stamp explanations): SCORECARD_MAX_VERSIONS
 
@@ -214,7 +215,11 @@ class BlobReader:
         return proc
 
     def size(self, sha: str) -> int | None:
-        """The size of the object sha names, or None when the repository does not have it."""
+        """The size of the object sha names, or None when the repository does not have it (or the name could not be
+        one: a control character, a line break above all, would be read by git as two requests, and the reader
+        would fall a response behind: a deadlock, or a blob read past the cap)."""
+        if not sha or _CONTROL_OR_NEWLINE.search(sha):
+            return None
         check = self._procs[0]
         assert check.stdin is not None and check.stdout is not None
         check.stdin.write(sha.encode() + b"\n")

@@ -25,25 +25,28 @@ class Start:
 
 
 def _undo(tree: dict[str, str], commit: Commit) -> None:
-    """tree (as after commit) becomes the tree as it was before commit."""
+    """tree (as after commit) becomes the tree as it was before commit (the paths it filled emptied first, so two
+    files that swapped names both come back)."""
     for ch in commit.changes:
         if ch.status in ("A", "R", "C"):
             tree.pop(ch.path, None)
-        else:  # M, T, D: the path held the old blob
+    for ch in commit.changes:
+        if ch.status not in ("A", "R", "C"):  # M, T, D: the path held the old blob
             tree[ch.path] = ch.old_blob
-        if ch.status == "R" and ch.old_path is not None:
+        elif ch.status == "R" and ch.old_path is not None:
             tree[ch.old_path] = ch.old_blob
 
 
 def _head(commits: list[Commit]) -> dict[str, str]:
     tree: dict[str, str] = {}
     for commit in commits:
-        for ch in commit.changes:
+        for ch in commit.changes:  # emptied first, then filled: as the walk replays a commit
             if ch.status == "R" and ch.old_path is not None:
                 tree.pop(ch.old_path, None)
-            if ch.status == "D":
+            elif ch.status == "D":
                 tree.pop(ch.path, None)
-            else:
+        for ch in commit.changes:
+            if ch.status != "D":
                 tree[ch.path] = ch.blob
     return tree
 

@@ -25,6 +25,7 @@ from ..core.git import Commit
 from ..core.place import LedgerPlace
 from ..ledger.load import SLUG_RE
 from ..ledger.model import Dimension
+from ..ledger.placeholders import example_fields
 from ..ledger.prose import rendered
 from ..measure.measured import Bar
 from ..core.statuses import MEASURED
@@ -224,6 +225,10 @@ class _Replay:
         self.last: dict[str, State] = {}  # id -> its latest state
         self.events: list[Event] = []
         self.skipped = 0  # record versions that did not validate
+        self.examples = 0  # record versions that still held the scaffold's example text
+        # ids in the tree where a cut history starts whose record there did not validate: their first state read is
+        # not an addition (what they were before is unread), so it is recorded without an event
+        self.unread_at_start: set[str] = set()
         self.commit: Commit | None = None
         self.per_dim: dict[str, Event] = {}  # this commit's event of each dimension
 
@@ -254,6 +259,8 @@ class _Replay:
         watched: dict[str, list[DimensionHistory]] = {}
         for path in sorted(p for p in tree if _dimension_path(p)):
             self._revisit(path)
+            if _known(path)[1] not in self.current:  # its record there does not validate: what it was is unread
+                self.unread_at_start.add(_known(path)[1])
             hist = self.current.get(_known(path)[1])
             if hist is not None:
                 for file in [path, *self.reads.get(path, [])]:
@@ -265,14 +272,18 @@ class _Replay:
         """The paths the commit touched, and its renames of dimension files (new path -> old)."""
         touched: set[str] = set()
         renames: dict[str, str] = {}
-        for ch in commit.changes:
+        for ch in commit.changes:  # every path a commit empties first: two files that swap names keep both
             if ch.old_path is not None and ch.status == "R":
                 self._set(ch.old_path, None)
                 touched.add(ch.old_path)
                 if _dimension_path(ch.old_path) and _dimension_path(ch.path):
                     renames[ch.path] = ch.old_path
-            self._set(ch.path, None if ch.status == "D" else ch.blob)
+            elif ch.status == "D":
+                self._set(ch.path, None)
             touched.add(ch.path)
+        for ch in commit.changes:
+            if ch.status != "D":
+                self._set(ch.path, ch.blob)
         return touched, renames
 
     def _set(self, path: str, blob: str | None) -> None:
@@ -297,6 +308,13 @@ class _Replay:
     def _rename(self, old_path: str, new_path: str) -> None:
         old_id = _known(old_path)[1]
         new_cat, new_id = _known(new_path)
+        if new_id in self.unread_at_start:  # what the new id was is unread: no rename can be told
+            return
+        if old_id in self.unread_at_start and old_id != new_id:  # renamed before anything of it was read
+            if new_id not in self.current:  # as the rename would carry its history: its first state is no addition
+                self.unread_at_start.discard(old_id)
+                self.unread_at_start.add(new_id)
+            return
         if old_id in self.current and old_id != new_id and new_id not in self.current:
             hist = self.current.pop(old_id)
             hist.renamed_from.append(old_id)
@@ -314,9 +332,8 @@ class _Replay:
         if path not in self.tree:
             self._maybe_removed(category, dim_id)
             return
-        model = self.parsed.model(self.tree[path], path)
+        model = self._readable(path)
         if model is None:
-            self.skipped += 1
             return
         if model.result is not None:
             self.reads[path] = [rel for _, rel in measure.evidence_files(model.result)]
@@ -331,14 +348,28 @@ class _Replay:
             hist = hist or self.gone.pop(dim_id, None) or DimensionHistory(dim_id)
             hist.removed = False
             self.current[dim_id] = hist
-            added = wording.added(state.status, measured(state), again=bool(hist.points))
-            self._note(dim_id, category, "added", added)
+            if dim_id in self.unread_at_start:
+                self.unread_at_start.discard(dim_id)
+            else:
+                self._note(dim_id, category, "added", wording.added(state.status, measured(state),
+                                                                    again=bool(hist.points)))
         else:
             for kind, text in differences(before, state):
                 self._note(dim_id, category, kind, text)
         assert self.commit is not None
         hist.points.append((self.commit, state))
         self.last[dim_id] = state
+
+    def _readable(self, path: str) -> Dimension | None:
+        """The record at path as a state of the ledger: None (counted) where it does not validate, or where it still
+        holds scorecard new's example text, which no one published (the last good state stands)."""
+        model = self.parsed.model(self.tree[path], path)
+        if model is None:
+            self.skipped += 1
+        elif example_fields(model):
+            self.examples += 1
+            return None
+        return model
 
     def _maybe_removed(self, category: str, dim_id: str) -> None:
         """A dimension file left the tree: the dimension is removed unless another file still has its id."""
@@ -359,4 +390,7 @@ class _Replay:
         position = {c.sha: i for i, c in enumerate(commits)}
         self.events.sort(key=lambda e: (-e.commit.time, -position[e.commit.sha], e.dim))
         notes = [f"{self.skipped} record versions did not validate and were skipped."] if self.skipped else []
+        if self.examples:
+            notes.append(f"{self.examples} record versions still held the example text of scorecard init or new "
+                         "and are left out.")
         return History(commits, dict(sorted(dimensions.items())), self.events, notes)

@@ -249,9 +249,9 @@ class Result(ToolWords):
                                                   "numbers (one per run). Give pointer or path.")
     path: Text | None = Field(None, description="RFC 9535 JSONPath query, for entries found by name, e.g. "
                                                 "$.benchmarks[?@.name == 'test_x'].stats.median. Give pointer or path.")
-    unit: Text | None = Field(None, description="Unit of the measured number, e.g. ms, s, MB/s, tok/s, x, %. "
-                              "Required, except with format: where the tool states it (given, it must convert "
-                              "from the tool's).")
+    unit: Text | None = Field(None, description="Unit of the measured number as the evidence states it, e.g. ms, "
+                              "s, MB/s, tok/s, x, %. Required, except with format: where the tool states it (leave "
+                              "it out; display_unit: chooses how the value is shown).")
     stat: Stat | None = Field(None, description="For a set of runs: the statistic claimed, median (default), mean, "
                                                 "pNN (a quantile: p90, p99.9), min or max.")
     low: Bound | None = Field(None, description="The lower end of an interval the artifact reports itself.")

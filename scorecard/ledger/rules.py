@@ -278,16 +278,8 @@ def _check_source_date(rec: DimensionRecord, settings: Settings, today: date, fi
 
 def _check_placeholders(rec: DimensionRecord, findings: list[Finding]) -> None:
     """SC604, once per record, where the scaffold's example text is still there (at the first such field)."""
-    doc, dim = rec.doc, rec.model
-    left: list[tuple[tuple, str]] = []
-    for path, text in ph.DIMENSION.items():
-        value = getattr(dim, path[0]) if len(path) == 1 else getattr(getattr(dim, path[0]), path[1])
-        if isinstance(value, str) and " ".join(value.split()) == text:
-            left.append((path, ".".join(path)))
-    left += [(("leaders", i), f"leaders[{i}] ({ph.LEADER})") for i, leader in enumerate(dim.leaders)
-             if leader == ph.LEADER]
-    left += [(("trace", i), f"trace[{i}] ({ph.SOURCE})") for i, entry in enumerate(dim.trace)
-             if (entry if isinstance(entry, str) else entry.target) == ph.SOURCE]
+    doc = rec.doc
+    left = ph.example_fields(rec.model)
     if left:
         left.sort(key=lambda item: doc.pos(item[0]))
         findings.append(finding("SC604", doc.file, doc.pos(left[0][0]),

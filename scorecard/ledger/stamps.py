@@ -79,11 +79,12 @@ def inputs(model: Dimension, get: Callable[[str], Artifact],
         ("parity tolerance", float(tolerance) if model.status == "parity" else None), ("share", model.share))})
     cited: list[tuple[str, str, str]] = []
     if model.result is not None and model.status in MEASURED:
-        out.update(measure.described(model.result))
+        out.update(measure.described(_shown_in(model.result, model.display_unit)))
         cited += measure.selections(model.result)
     if model.sota.result is not None:  # a bar read from an artifact: a re-run of the rival turns the claim suspect
         out["sota.kind"] = model.sota.source_kind
-        out.update({f"sota.{k}": v for k, v in measure.described(model.sota.result).items()})
+        out.update({f"sota.{k}": v for k, v in measure.described(_shown_in(model.sota.result,
+                                                                           model.display_unit)).items()})
         cited += measure.selections(model.sota.result)
     for entry in model.trace:
         target = entry if isinstance(entry, str) else entry.target
@@ -101,6 +102,14 @@ def inputs(model: Dimension, get: Callable[[str], Artifact],
         except (PointerError, PathProblem, OSError, ValueError, RecursionError):
             return None
     return out
+
+
+def _shown_in(result, display_unit: str | None):
+    """A format: result as its stamp covers it: the unit it is shown in, whether written unit: (before issue 43
+    item 5) or display_unit: (since), so moving a unit from one to the other keeps a review current."""
+    if getattr(result, "format", None) is not None and result.unit is None and display_unit is not None:
+        return result.model_copy(update={"unit": display_unit})
+    return result
 
 
 def fingerprint(covered: dict[str, object], prefix: str = PREFIX) -> str:
@@ -171,6 +180,10 @@ class _Budget:
         self.reader, self.left = reader, limit
 
     def read(self, at: str, rel: str) -> bytes | None:
+        """The file rel (a path a past record names: untrusted) as committed at at; None for a path no ledger file
+        could have (absolute, climbing out, not normalised), which git is never asked for."""
+        if rel != normalise(rel) or rel.startswith("/") or ".." in rel.split("/"):
+            return None
         if self.left <= 0:
             raise _LimitReached
         self.left -= 1

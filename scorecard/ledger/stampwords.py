@@ -101,6 +101,7 @@ def _tool_entry(key: str) -> tuple[str, str] | None:
     if not isinstance(spec, dict) or not isinstance(spec.get("format"), str):
         return None
     name = str(spec["benchmark"]) if isinstance(spec.get("benchmark"), str) else rel.rsplit("/", 1)[-1]
+    name = name if len(name) <= 60 else name[:59] + "…"  # as show() cuts a value
     metric = spec.get("metric") if isinstance(spec.get("metric"), str) else None
     stat = str(spec["stat"]) if isinstance(spec.get("stat"), str) else "median"
     return (f"{name} {metric}" if metric else name), stat

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .units import parse, readable
+from .units import parse, readable, spelled
 
 SIGNIFICANT = 3
 
@@ -74,9 +74,15 @@ def fmt_percent(fraction: float) -> str:
     return f"{abs(fraction) * 100:.1f}%".replace(".0%", "%")
 
 
-def fmt_exact(value: float, unit: str | None) -> str:
+def fmt_exact(value: float, unit: str | None, shown: str | None = None) -> str:
     """The number exactly as read or computed, every digit (the shortest text that reads back as the same double):
-    30.25 ms where fmt_value shows 30.2 ms."""
+    30.25 ms where fmt_value shows 30.2 ms. In shown (the unit the page shows it in), where that is another unit:
+    converted, to the 15 significant digits a double holds (0.081185 s is 81.185 ms, not 81.18500000000001)."""
+    if shown and unit and spelled(shown) != spelled(unit):
+        have, want = parse(unit), parse(shown)
+        if have.problem is None and want.problem is None and have.comparable(want):
+            text = format(have.to(float(value), want), ".15g")
+            return f"{text}{glue(shown)}{spelled(shown)}"
     text = repr(float(value))
     text = text[:-2] if text.endswith(".0") else text
-    return f"{text}{glue(unit)}{unit}" if unit else text
+    return f"{text}{glue(unit)}{spelled(unit)}" if unit else text

@@ -96,9 +96,23 @@ def source(spec, art: Artifact, get: GetArtifact, loc: Loc, name: str | None, un
         at = at.rsplit("/", 1)[0]  # the one array the runs are in (else the first run: they are spread over entries)
     warning = Problem("SC324", loc + ("format",), f"{described(spec)} in {art.rel}: {picked.alone}",
                       "rerun the benchmark until every request succeeds to judge the claim with its runs' interval") \
-        if picked.warn else None
+        if picked.warn else _unit_warning(spec, picked, unit, loc, art.rel)
     return Source(art.rel, entry_words(spec), "format", summary.value if summary else values[0], shown, meta, name,
                   summary, at, picked.where, spec.format, picked.stat, picked.alone, warning, picked.also)
+
+
+def _unit_warning(spec, picked: tools.Picked, unit: str | None, loc: Loc, rel: str) -> Problem | None:
+    """SC328 where unit: names another unit than the tool states (it converts: else SC511): unit: says what the
+    evidence states, display_unit: how it is shown (issue 43 item 5). The value is still shown in unit: meanwhile."""
+    if unit is None or picked.unit is None:
+        return None
+    typed, tool = units.with_count_words(unit), units.with_count_words(picked.unit)
+    if typed.problem is not None or not typed.comparable(tool) or units.same(typed, tool):
+        return None
+    return Problem("SC328", loc + ("unit",), f"unit '{unit.strip()}' is not the unit {described(spec)} in {rel} "
+                   f"states ({picked.unit}): unit: says what the evidence states, not how it is shown",
+                   f"remove unit: (or write unit: {picked.unit}) and add display_unit: {unit.strip()} at the record's "
+                   "top level to show it so")
 
 
 def _numbers(art: Artifact, picked: tools.Picked, what: str, loc: Loc) -> list[float]:

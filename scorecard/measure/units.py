@@ -286,6 +286,15 @@ def _no_hidden_factor(text: str, directions: dict[str, set[int]], factor: float,
         raise UnitRefused(f"{text} is a plain ratio scaled by {factor:g}: write it as x or %")
 
 
+def spelled(text: str) -> str:
+    """A unit as a reader expects it spelled: the micro prefix as µ (us and μs are µs); anything else as written."""
+    if text[:1] in ("u", "μ") and len(text) > 1:
+        unit = parse(text)
+        if unit.family is not None and unit.known and unit.problem is None and same(unit, parse("µ" + text[1:])):
+            return "µ" + text[1:]
+    return text
+
+
 def readable(value: float, unit: Unit) -> tuple[float, str]:
     """value re-expressed with the prefix a reader expects (0.0812 s -> 81.2 ms); else unchanged."""
     if unit.family is None or value == 0 or not unit.known:
@@ -303,5 +312,5 @@ def readable(value: float, unit: Unit) -> tuple[float, str]:
     if abs(scaled) >= step * 1000:  # beyond the family's largest prefix: keep what was written
         return value, unit.text
     if chosen + base == unit.text or parse(chosen + base).factor == unit.factor:
-        return value, unit.text
+        return value, spelled(unit.text)  # the unit as written, spelled as a reader expects it (us is µs)
     return scaled, chosen + base

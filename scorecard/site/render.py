@@ -39,7 +39,7 @@ from ..ledger.cache import key_bytes
 from ..core.paths import builtin_templates
 from .themes import LedgerTemplates, keep_location, template_cache
 from .jsonview import MAX_VIEW_BYTES, MAX_VIEW_LINES, cited_values, json_lines, json_or_none, pointer_anchor
-from .views import (STATUS_LABELS, bar_kind, bar_text, category_badge_text, prose, prose_text, carried_as,
+from .views import (STATUS_LABELS, bar_kind, bar_text, exact_text, category_badge_text, prose, prose_text, carried_as,
                     measured_detail, measured_text, review_counts, standing_text, status_words)
 from ..history.timeline import as_data
 
@@ -77,7 +77,7 @@ class Site:
         self.env.filters.update(md=markdown_block, mdi=markdown_inline, brief=brief, num=fmt_number, pct=fmt_percent,
                                 ratio=fmt_ratio, title=title_html, plain=title_text)
         self.env.globals.update(fmt_value=fmt_value, bullet_chart=bullet_chart, measured_text=measured_text,
-                                bar_text=bar_text, bar_kind=bar_kind, fmt_exact=fmt_exact,
+                                bar_text=bar_text, bar_kind=bar_kind, fmt_exact=fmt_exact, exact_text=exact_text,
                                 measured_detail=measured_detail, counts_chart=counts_chart,
                                 standing_text=standing_text, prose=prose, prose_text=prose_text, glyphs=GLYPHS,
                                 statuses=STATUSES,

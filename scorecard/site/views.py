@@ -15,7 +15,7 @@ from markupsafe import Markup
 from ..measure import units
 from ..measure.compare import gap_words, in_unit
 from ..measure.reading import Measurement
-from ..measure.numfmt import fmt_number, fmt_percent, fmt_range, fmt_ratio, fmt_value, glue, scaled
+from ..measure.numfmt import fmt_exact, fmt_number, fmt_percent, fmt_range, fmt_ratio, fmt_value, glue, scaled
 from ..measure.prose import MARKED, fill, split
 from ..core.paths import name_suffix
 from .markup import markdown_block, markdown_inline
@@ -66,10 +66,10 @@ def shown_unit(d: ResolvedDimension) -> str | None:
     if c is None:
         return None
     chosen = d.record.model.display_unit
-    if chosen is not None:
-        return chosen if in_unit(c.bar, c.unit, chosen) is not None else None  # else SC512 refused it
+    if chosen is not None:  # as written, spelled as a reader expects (us is µs)
+        return units.spelled(chosen) if in_unit(c.bar, c.unit, chosen) is not None else None  # else SC512
     for_bar, for_ours = scaled(c.bar, c.unit)[1], scaled(c.value, c.unit)[1]
-    return for_bar if for_bar == for_ours and for_bar else c.unit
+    return for_bar if for_bar == for_ours and for_bar else units.spelled(c.unit)
 
 
 def _in_shown(value: float, unit: str, shown: str) -> str:
@@ -90,6 +90,12 @@ def measured_text(d: ResolvedDimension) -> str:
     m = _measurement(d)
     shown = shown_unit(d)
     return fmt_value(m.value, m.unit) if shown is None else _in_shown(m.value, m.unit, shown)
+
+
+def exact_text(d: ResolvedDimension) -> str:
+    """The claimed value with every digit, in the unit the page shows it in (fmt_exact)."""
+    m = _measurement(d)
+    return fmt_exact(m.value, m.unit, shown_unit(d))
 
 
 def bar_text(d: ResolvedDimension) -> str:
