@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import re
 
 from ..core.findings import RULES, Finding
-from ..core.textsafe import UNSAFE, UNSAFE_LINE, escape, runner_safe, terminal_safe  # noqa: F401 - re-exported for the reporters' callers
+from ..core.textsafe import (UNSAFE, UNSAFE_LINE, MD_SPAN_LIMIT, escape, md_code, runner_safe,  # noqa: F401 - re-exported
+                             terminal_safe)
 
 def json_safe(text: str) -> str:
     # json.dumps escapes C0 controls; C1 and the bidi overrides pass through with ensure_ascii=False.
@@ -17,20 +17,9 @@ FORMATS = ("text", "json", "github", "sarif", "markdown")
 MARKDOWN_LIMIT = 20  # findings listed in a job summary; the rest are counted
 
 
-MD_SPAN_LIMIT = 2000  # characters of ledger text in one code span; the rest is cut with "…"
 MD_LIMIT = 1_000_000  # a job summary over 1 MiB is dropped whole by GitHub: every Markdown output stays under it
 
 
-def md_code(text: str) -> str:
-    """text as a Markdown code span that nothing inside can end: no link, image, raw HTML, heading or emphasis
-    opens from it, and GitHub links no @mention, #issue or bare www. address in it. Control characters and
-    newlines show as escapes (\\n), so a name cannot start a block of its own. At most MD_SPAN_LIMIT characters."""
-    if len(text) > MD_SPAN_LIMIT:
-        text = text[:MD_SPAN_LIMIT] + "…"
-    flat = UNSAFE_LINE.sub(escape, text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t"))
-    longest = max((len(run) for run in re.findall("`+", flat)), default=0)
-    fence = "`" * (longest + 1)
-    return f"{fence} {flat} {fence}"
 JSON_VERSION = 1
 
 

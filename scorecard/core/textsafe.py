@@ -41,3 +41,18 @@ def runner_safe(text: str, json: bool = False) -> str:
 def printable(text: str, one_line: bool = False) -> str:
     """Both: what any message holding ledger text goes through before it is printed."""
     return runner_safe(terminal_safe(text, one_line))
+
+
+MD_SPAN_LIMIT = 2000  # characters of ledger text in one code span; the rest is cut with "…"
+
+
+def md_code(text: str) -> str:
+    """text as a Markdown code span that nothing inside can end: no link, image, raw HTML, heading or emphasis
+    opens from it, and GitHub links no @mention, #issue or bare www. address in it. Control characters and
+    newlines show as escapes (\\n), so a name cannot start a block of its own. At most MD_SPAN_LIMIT characters."""
+    if len(text) > MD_SPAN_LIMIT:
+        text = text[:MD_SPAN_LIMIT] + "…"
+    flat = UNSAFE_LINE.sub(escape, text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t"))
+    longest = max((len(run) for run in re.findall("`+", flat)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {flat} {fence}"

@@ -16,6 +16,7 @@ import re
 from urllib.parse import quote
 
 from ..core.statuses import GLYPHS
+from ..core.textsafe import UNSAFE_LINE, md_code
 from .markup import brief, title_text
 from .resolve import ResolvedDimension, ResolvedLedger
 from .views import STATUS_LABELS, bar_text, measured_text, standing_text
@@ -25,20 +26,16 @@ from .views import STATUS_LABELS, bar_text, measured_text, standing_text
 _LINKED = re.compile(r"(?i)(?:https?://|ftp://|www\.)[^\s<>|]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w`])@[\w-]+"
                      r"(?:/[\w.-]+)?|(?:[\w.-]+/[\w.-]+)?#\d+|\bGH-\d+")
 _PUNCTUATION = re.compile(r"([\\`*_\[\]|~$])")  # inline marks and math ($); a cell holds no block: - + # > are plain
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 CELL_LIMIT = 300  # characters of ledger text in one cell; the rest is cut with "…"
 
 
 def _code(text: str) -> str:
-    longest = max((len(run) for run in re.findall("`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    inside = text.replace("|", "\\|")  # a pipe ends a cell even inside a code span, unless escaped
-    return f"{fence} {inside} {fence}"
+    return md_code(text).replace("|", "\\|")  # a pipe ends a cell even inside a code span, unless escaped
 
 
 def cell(text: str) -> str:
     """Ledger text as the content of one table cell, shown as typed and linking nothing."""
-    text = " ".join(_CONTROL.sub(" ", text).split())
+    text = " ".join(UNSAFE_LINE.sub(" ", text).split())
     if len(text) > CELL_LIMIT:
         text = text[:CELL_LIMIT] + "…"
     out, at = [], 0
