@@ -278,3 +278,78 @@ def test_a_fresh_init_is_refused_by_both_jobs_until_its_example_text_is_replaced
     assert proc.returncode == 1 and "SC604" in proc.stdout + proc.stderr and not (tmp_path / "site").exists()
 
 
+
+
+# --- issue 43 item 2: every install line works from where scorecard came ------------------------------------
+
+def _checkout(tmp_path, remote: str = "https://github.com/acme/scorecard.git", on_remote: bool = True,
+              clean: bool = True) -> tuple[str, str]:
+    """A checkout scorecard could have been installed from (pip install -e): (its direct_url.json, HEAD)."""
+    folder = tmp_path / "checkout"
+    folder.mkdir()
+    (folder / "setup.txt").write_text("x\n")
+    git(folder, "init", "-q", "-b", "main")
+    commit(folder, "first", 1)
+    git(folder, "remote", "add", "origin", remote)
+    head = git(folder, "rev-parse", "HEAD").strip()
+    if on_remote:
+        git(folder, "update-ref", "refs/remotes/origin/main", head)
+    if not clean:
+        (folder / "setup.txt").write_text("changed\n")
+    return json.dumps({"url": folder.as_uri(), "dir_info": {"editable": True}}), head
+
+
+def test_a_checkout_on_its_remote_is_installed_from_that_remote_in_both_files(tmp_path):
+    direct_url, head = _checkout(tmp_path)
+    found = workflow.origin(direct_url)
+    assert found == workflow.Origin(f"{DISTRIBUTION} @ git+https://github.com/acme/scorecard.git@{head}", "",
+                                    "https://github.com/acme/scorecard.git", head)
+    root = tmp_path / "ledger"
+    _, note = scaffold.init(root, install=found)
+    assert note == ""
+    hook = yaml.safe_load((root / ".pre-commit-config.yaml").read_text())
+    assert hook["repos"] == [{"repo": "https://github.com/acme/scorecard.git", "rev": head,
+                              "hooks": [{"id": "scorecard-validate", "verbose": True}]}]
+    assert f'-q "{found.spec}"' in (root / ".github/workflows/scorecard.yml").read_text()
+    if (BIN / "pre-commit").exists():
+        proc = _run(str(BIN / "pre-commit"), "validate-config", str(root / ".pre-commit-config.yaml"))
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_an_ssh_remote_is_kept_for_pre_commit_and_spelled_for_pip(tmp_path):
+    direct_url, head = _checkout(tmp_path, remote="git@github.com:acme/scorecard.git")
+    found = workflow.origin(direct_url)
+    assert found.repo == "git@github.com:acme/scorecard.git" and found.rev == head
+    assert found.spec == f"{DISTRIBUTION} @ git+ssh://git@github.com/acme/scorecard.git@{head}"
+
+
+@pytest.mark.parametrize("remote, on_remote, clean", [
+    ("https://ghp_token:x@github.com/acme/scorecard.git", True, True),  # credentials never reach a committed file
+    ("https://github.com/acme/scorecard.git", False, True),  # the commit is on no remote branch
+    ("https://github.com/acme/scorecard.git", True, False),  # a tracked file changed since the commit
+    ("/srv/git/scorecard.git", True, True),  # a path on this disk
+    ("file:///srv/git/scorecard.git", True, True),
+    ("ext::sh -c evil", True, True),
+])
+def test_a_checkout_that_cannot_be_reached_is_pinned_with_a_check_line_in_both_files(tmp_path, remote, on_remote,
+                                                                                      clean):
+    direct_url, _ = _checkout(tmp_path, remote, on_remote, clean)
+    found = workflow.origin(direct_url)
+    assert found.spec == f"{DISTRIBUTION}=={__version__}" and found.repo is None and "Check the install" in found.note
+    root = tmp_path / "ledger"
+    _, note = scaffold.init(root, install=found)
+    assert note == found.note
+    for name in (".pre-commit-config.yaml", ".github/workflows/scorecard.yml"):
+        text = (root / name).read_text()
+        assert text.startswith("# CHECK: ") or "\n# CHECK: " in text, name
+        assert "ghp_token" not in text
+
+
+def test_an_install_from_the_index_pins_the_version_in_both_files(tmp_path):
+    found = workflow.origin(None)
+    root = tmp_path / "ledger"
+    scaffold.init(root, install=found)
+    hook = yaml.safe_load((root / ".pre-commit-config.yaml").read_text())
+    assert hook["repos"][0]["repo"] == "local"
+    assert hook["repos"][0]["hooks"][0]["additional_dependencies"] == [f"{DISTRIBUTION}=={__version__}"]
+    assert "# CHECK" not in (root / ".pre-commit-config.yaml").read_text()

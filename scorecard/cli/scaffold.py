@@ -2,8 +2,8 @@
 
 Both check every target before writing anything, so a refusal changes nothing.
 
-Lazy imports: the workflow (init --ci github) and the measure layer (new --evidence), where they are used:
-`scorecard init` and a plain `new` load neither.
+Lazy imports: the workflow (where init's files install scorecard from) and the measure layer (new --evidence),
+where they are used: a plain `new` loads neither.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .newrecord import yaml_text
 
 if TYPE_CHECKING:
     from .newrecord import Detected, TypedBar
+    from .workflow import Origin
 
 
 class ScaffoldRefused(UserError):
@@ -96,7 +97,19 @@ RESULT = """result:                               # required for leads, parity, 
 """
 
 GITIGNORE = "site/\n.site-*/\n"
-PRECOMMIT = """# pre-commit: validate the ledger on every commit (https://pre-commit.com). It runs without
+PRECOMMIT_REPO = """# pre-commit: validate the ledger on every commit (https://pre-commit.com). It runs without
+# --strict, so a warning (example text, a suspect claim) shows but does not stop a commit; the
+# workflow's pull-request check runs with --strict, as the publish does.
+# pre-commit installs scorecard {version} from the repository and commit it came from (the hook
+# is that repository's .pre-commit-hooks.yaml); `pre-commit autoupdate` moves it to the newest tag.
+repos:
+  - repo: {repo}
+    rev: {rev}  # scorecard {version}
+    hooks:
+      - id: scorecard-validate
+        verbose: true   # pre-commit hides a passing hook's output: this shows its warnings too
+"""
+PRECOMMIT = """{check}# pre-commit: validate the ledger on every commit (https://pre-commit.com). It runs without
 # --strict, so a warning (example text, a suspect claim) shows but does not stop a commit; the
 # workflow's pull-request check runs with --strict, as the publish does.
 # pre-commit installs scorecard {version} into an environment of its own (language: python), so
@@ -153,9 +166,10 @@ def _write_all(root: Path, files: dict[str, str]) -> list[str]:
 
 
 def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci: str = "github",
-         install: tuple[str, str] | None = None) -> tuple[list[str], str]:
-    """A new ledger in folder: settings, one category, a no-claim and a measured dimension, and tooling (with
-    ci="github", the GitHub workflow installing install's spec, by default the running scorecard's).
+         install: Origin | tuple[str, str] | None = None) -> tuple[list[str], str]:
+    """A new ledger in folder: settings, one category, a no-claim and a measured dimension, and tooling: the
+    pre-commit hook and (with ci="github") the GitHub workflow, each installing scorecard from where install
+    says (by default, where the running one came from: workflow.origin()).
 
     Returns the files written and a note for the user ('' when there is none)."""
     if (folder / SETTINGS_FILE).exists():
@@ -175,15 +189,15 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci
                      "commit": "0000000", "date": "2026-01-01", "machine": "example", "command": "your benchmark"},
             "runs": {"peak": {"requests_per_s": 80}}}, indent=2) + "\n",
         ".gitignore": GITIGNORE,
-        ".pre-commit-config.yaml": PRECOMMIT.format(version=__version__, distribution=DISTRIBUTION),
         **_schemas(),
     }
-    note = ""
-    if ci == "github":
-        from .workflow import running_install_spec, workflow_text
+    from .workflow import Origin, running_origin, workflow_text
 
-        spec, note = install or running_install_spec()
-        files[".github/workflows/scorecard.yml"] = workflow_text(spec, note)
+    found = Origin(*install) if isinstance(install, tuple) else install or running_origin()
+    files[".pre-commit-config.yaml"] = precommit_text(found)
+    note = found.note
+    if ci == "github":
+        files[".github/workflows/scorecard.yml"] = workflow_text(found.spec, found.note)
     folder.mkdir(parents=True, exist_ok=True)
     return _write_all(folder, files), note
 
@@ -227,6 +241,15 @@ def dimension_text(dim_id: str, status: str, depth: int = 2, evidence: str | Non
                             title=yaml_text(title) if title else _from_slug(dim_id),
                             unit=unit, value_line=value_line, better_line=better_line, date="2025-06", status=status,
                             statuses=" | ".join(STATUSES), claim=claim, result=result if measured else "", trace=trace)
+
+
+def precommit_text(found: Origin) -> str:
+    """The hook's config, installing scorecard from where found says: its repository and commit where it came from
+    git, else the version pin (with a CHECK line where that is a guess)."""
+    if found.repo and found.rev:
+        return PRECOMMIT_REPO.format(repo=found.repo, rev=found.rev, version=__version__)
+    return PRECOMMIT.format(version=__version__, distribution=DISTRIBUTION,
+                            check=f"# CHECK: {found.note}\n" if found.note else "")
 
 
 def _from_slug(slug: str) -> str:

@@ -4,13 +4,17 @@ default branch, every action pinned to a commit, no expression inside a shell.
 The pins are one table (ACTIONS), shared with action.yml and docs/examples/scorecard.yml, which
 tests/test_workflow.py checks against it; each is the newest release of the action's own repository, on a
 supported runtime, referenced by the commit its tag names (`git rev-parse vX.Y.Z^{commit}`).
+
+Lazy import: core.git, only to ask a local checkout scorecard was installed from for its remote.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from importlib import metadata
+from pathlib import Path
 
 from .. import DISTRIBUTION, __version__
 
@@ -30,40 +34,97 @@ def uses(action: str) -> str:
     return f"{action}@{commit}  # {release}"
 
 
-def install_spec(direct_url: str | None = None, version: str = __version__) -> tuple[str, str]:
-    """(what pip installs, a note for the user or '') for the scorecard that is running, from where it came.
+@dataclass(frozen=True)
+class Origin:
+    """Where the running scorecard came from, as the files init writes install it: pip's requirement, pre-commit's
+    repository and commit where it came from git (else None), and what the user must check ('' when nothing)."""
 
-    direct_url is the distribution's direct_url.json (PEP 610): absent for an install from a package index (the
-    version pin), a VCS URL and commit for an install from git (that commit), a local file or folder otherwise
-    (the version pin, with a note: the workflow cannot reach the user's disk).
+    spec: str
+    note: str = ""
+    repo: str | None = None
+    rev: str | None = None
+
+
+_HTTPS = re.compile(r"https://[\w.:/~+-]+")  # no credentials, no @ (pip splits the revision at the last @)
+_SSH = re.compile(r"(?:ssh://)?git@[\w.-]+(?::\d+)?[:/][\w./~+-]+")  # the git user: no password in it
+
+
+def origin(direct_url: str | None, version: str = __version__) -> Origin:
+    """The Origin of a scorecard installed as direct_url (its direct_url.json, PEP 610) says.
+
+    Absent: from a package index, the version pin. A git URL and commit: that commit. A local checkout: its
+    origin remote, where that is https or ssh without credentials, the commit is on the remote and the tree is
+    clean; otherwise (a local file, a checkout that is not so) the version pin with a note: neither the workflow
+    nor pre-commit can reach the user's disk.
     """
     if direct_url is None:
-        return f"{DISTRIBUTION}=={version}", ""
+        return Origin(f"{DISTRIBUTION}=={version}")
     try:
-        origin = json.loads(direct_url)
+        found = json.loads(direct_url)
     except (ValueError, RecursionError):
-        origin = {}
-    vcs = origin.get("vcs_info") if isinstance(origin, dict) else None
-    url = origin.get("url", "") if isinstance(origin, dict) else ""
-    sub = origin.get("subdirectory", "") if isinstance(origin, dict) else ""
-    # an https URL with no credentials and no @ (pip splits the revision at the last @), and a plain subdirectory
+        found = {}
+    found = found if isinstance(found, dict) else {}
+    vcs, url, sub = found.get("vcs_info"), str(found.get("url", "")), str(found.get("subdirectory", ""))
     if isinstance(vcs, dict) and vcs.get("vcs") == "git" and re.fullmatch(r"[0-9a-f]{40}", str(vcs.get("commit_id"))) \
-            and re.fullmatch(r"https://[\w.:/~+-]+", str(url)) and re.fullmatch(r"([\w.-]+/?)*", str(sub)):
+            and _HTTPS.fullmatch(url) and re.fullmatch(r"([\w.-]+/?)*", sub):
         fragment = f"#subdirectory={sub.strip('/')}" if sub else ""
-        return f"{DISTRIBUTION} @ git+{url}@{vcs['commit_id']}{fragment}", ""
-    where = "a local checkout" if isinstance(origin, dict) and "dir_info" in origin else "a local file"
-    return f"{DISTRIBUTION}=={version}", (f"scorecard {version} was installed from {where}, which the workflow cannot "
-                                          f"reach: it installs {DISTRIBUTION}=={version} from the package index. Check "
-                                          "the 'Install scorecard' line of .github/workflows/scorecard.yml.")
+        return Origin(f"{DISTRIBUTION} @ git+{url}@{vcs['commit_id']}{fragment}", "", url if not sub else None,
+                      vcs["commit_id"] if not sub else None)
+    checkout = _checkout(url) if "dir_info" in found else None
+    if checkout is not None:
+        remote, commit = checkout
+        pip_url = remote if remote.startswith("https://") else "ssh://" + remote.replace(":", "/", 1) \
+            if not remote.startswith("ssh://") else remote
+        return Origin(f"{DISTRIBUTION} @ git+{pip_url}@{commit}", "", remote, commit)
+    where = "a local checkout" if "dir_info" in found else "a local file"
+    return Origin(f"{DISTRIBUTION}=={version}", f"scorecard {version} was installed from {where}, which neither the "
+                  f"workflow nor pre-commit can reach: both install {DISTRIBUTION}=={version} from the package "
+                  "index. Check the install lines of .github/workflows/scorecard.yml and .pre-commit-config.yaml.")
+
+
+def _checkout(url: str) -> tuple[str, str] | None:
+    """(the origin remote's URL, HEAD's commit) of the checkout at a file:// URL, where the commit is on the remote
+    (a remote-tracking branch holds it), the tracked files are as committed, and the URL carries no credentials."""
+    from urllib.parse import unquote, urlsplit
+
+    from ..core import git
+
+    parts = urlsplit(url)
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    folder = Path(unquote(parts.path))
+    try:
+        remote = git.run(["remote", "get-url", "origin"], folder).decode().strip()
+        commit = git.run(["rev-parse", "HEAD"], folder).decode().strip()
+        holding = git.run(["branch", "-r", "--contains", commit], folder).decode().split()
+        git.run(["diff-index", "--quiet", "HEAD", "--"], folder)  # exit 1 (GitError) when a tracked file changed
+    except (git.GitError, OSError, UnicodeDecodeError):
+        return None
+    if not (_HTTPS.fullmatch(remote) or _SSH.fullmatch(remote)) or not holding \
+            or not re.fullmatch(r"[0-9a-f]{40}", commit):
+        return None
+    return remote, commit
+
+
+def install_spec(direct_url: str | None = None, version: str = __version__) -> tuple[str, str]:
+    """(what pip installs, a note for the user or '') for the scorecard direct_url says (origin())."""
+    found = origin(direct_url, version)
+    return found.spec, found.note
+
+
+def running_origin() -> Origin:
+    """origin() of the scorecard this process runs."""
+    try:
+        direct_url = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return origin("{}")  # run from a source tree that was never installed
+    return origin(direct_url)
 
 
 def running_install_spec() -> tuple[str, str]:
     """install_spec for the scorecard this process runs."""
-    try:
-        direct_url = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
-    except metadata.PackageNotFoundError:
-        return install_spec("{}")  # run from a source tree that was never installed
-    return install_spec(direct_url)
+    found = running_origin()
+    return found.spec, found.note
 
 
 WORKFLOW = """# .github/workflows/scorecard.yml, written by `scorecard init` (scorecard {version}).
