@@ -61,6 +61,20 @@ def test_category_and_status_choose_rows_and_base_url_adds_links(tmp_path):
     assert wrong.returncode == 2 and "no category nope" in wrong.stderr
 
 
+def test_a_base_url_that_could_close_the_link_is_percent_encoded(tmp_path):
+    """The hostile pass: base_url: "https://e.com/x)![x](https://evil.example/t.png" made the Details cell an image."""
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    settings_file = root / "scorecard.yaml"
+    settings_file.write_text(settings_file.read_text() +
+                             'base_url: "https://e.com/x)![x](https://evil.example/t.png**B**@octocat~~s~~$1$("\n')
+    proc = run_cli("export", "--root", str(root))
+    assert proc.returncode == 0, proc.stderr
+    html = MD.render(proc.stdout)
+    assert "<img" not in html and "<strong>" not in html and "<del>" not in html and html.count("<a ") == 2
+    assert all(href.startswith("https://e.com/x%29%21%5Bx%5D%28https://evil.example/t.png")
+               for href in re.findall(r'href="([^"]+)"', html))
+
+
 def _example(tmp_path: Path) -> Path:
     import shutil
 
@@ -72,7 +86,9 @@ def _example(tmp_path: Path) -> Path:
 
 TRICKY = ["a | b", "<script>x</script>", "@octocat and @org/team", "fixes #12 and owner/repo#3", "www.example.com",
           "see https://example.org/x", "`code` and ``two``", "*not* _emph_ ~~no~~", "[a](javascript:x)", "![i](x.png)",
-          "back\\slash", "$x$ and $$y$$", "&amp; &lt;", "line\nbreak", "<!-- scorecard:end -->", "mail a@b.co", "GH-7"]
+          "back\\slash", "$x$ and $$y$$", "&amp; &lt;", "line\nbreak", "<!-- scorecard:end -->", "mail a@b.co", "GH-7",
+          # the hostile pass: GitHub tests the character before a mention in ASCII, text node by text node
+          "`@octocat", "a@b.co@octocat", "@a@octocat", "é@octocat", "#1GH-12", "éGH-12", "x_@octocat"]
 
 
 @pytest.mark.parametrize("title", TRICKY)
@@ -85,7 +101,7 @@ def test_ledger_text_in_a_cell_is_shown_as_typed_and_links_nothing(title):
     assert "<a " not in html and "<img" not in html and "<script" not in html and "<em>" not in html
     assert _unescape(re.sub(r"</?code>", "", cells[1])) == " ".join(title.split())
     codes = re.findall(r"<code>(.*?)</code>", cells[1])
-    for token in re.findall(r"@\w+|#\d+|www\.|https?://|GH-\d|\w@\w", title):  # what GitHub would link
+    for token in re.findall(r"@\w+|#\d+|www\.|https?://|GH-\d", title):  # what GitHub would link
         assert any(token in _unescape(code) for code in codes), (token, typed)
     outside = re.sub(r"(`+) .*? \1", "", typed)
     assert not re.search(r"(?<!\\)\$", outside), typed  # GitHub reads $...$ as math
@@ -138,8 +154,16 @@ def test_line_endings_and_a_byte_order_mark_are_kept(tmp_path):
     ("no markers\n", "found 0 <!-- scorecard:start --> and 0 <!-- scorecard:end -->"),
     (README + README, "found 2 <!-- scorecard:start --> and 2 <!-- scorecard:end -->"),
     ("<!-- scorecard:end -->\n<!-- scorecard:start -->\n", "comes before"),
-    ("```\n<!-- scorecard:start -->\n<!-- scorecard:end -->\n```\n", "2 inside fenced code"),
-    ("~~~~\n<!-- scorecard:start -->\n~~~\n<!-- scorecard:end -->\n~~~~\n", "2 inside fenced code"),
+    ("```\n<!-- scorecard:start -->\n<!-- scorecard:end -->\n```\n", "2 more inside code"),
+    ("~~~~\n<!-- scorecard:start -->\n~~~\n<!-- scorecard:end -->\n~~~~\n", "2 more inside code"),
+    # the hostile pass: forms a line-by-line fence scan got wrong, as CommonMark reads them
+    ("```a`b\n```\n<!-- scorecard:start -->\n<!-- scorecard:end -->\n```\n", "2 more inside code"),
+    ("```\n``` ```\n<!-- scorecard:start -->\n<!-- scorecard:end -->\n```\n", "2 more inside code"),
+    ("- ```\n  <!-- scorecard:start -->\n  <!-- scorecard:end -->\n  ```\n", "2 more inside code"),
+    ("text\n\n    <!-- scorecard:start -->\n    <!-- scorecard:end -->\n", "2 more inside code"),
+    ("intro\u2028<!-- scorecard:start -->\u2028x\u2028<!-- scorecard:end -->\n", "found 0 <!-- scorecard:start"),
+    ("<pre>\n<!-- scorecard:start -->\n<!-- scorecard:end -->\n</pre>\n", "2 more inside code"),
+    ("> <!-- scorecard:start -->\n> <!-- scorecard:end -->\n", "2 more inside code"),
     ("text <!-- scorecard:start --> inline\n<!-- scorecard:end -->\n", "found 0 <!-- scorecard:start -->"),
 ])
 def test_without_exactly_one_block_nothing_is_written(tmp_path, text, said):
@@ -151,11 +175,18 @@ def test_without_exactly_one_block_nothing_is_written(tmp_path, text, said):
     assert path.read_text() == text
 
 
-def test_a_marker_indented_or_with_spaces_around_still_counts(tmp_path):
+def test_a_marker_indented_up_to_three_spaces_or_with_spaces_after_still_counts(tmp_path):
     path = tmp_path / "README.md"
-    path.write_text("  <!-- scorecard:start -->  \nx\n\t<!-- scorecard:end -->\n")
+    path.write_text("  <!-- scorecard:start -->  \nx\n   <!-- scorecard:end -->\n")
     readme.update(path, TABLE, check=False)
-    assert path.read_text() == "  <!-- scorecard:start -->  \n" + TABLE + "\t<!-- scorecard:end -->\n"
+    assert path.read_text() == "  <!-- scorecard:start -->  \n" + TABLE + "   <!-- scorecard:end -->\n"
+
+
+def test_a_file_with_carriage_returns_alone_keeps_them(tmp_path):
+    path = tmp_path / "README.md"
+    path.write_bytes(README.replace("\n", "\r").encode())
+    readme.update(path, TABLE, check=False)
+    assert path.read_bytes() == README.replace("old table\n", TABLE).replace("\n", "\r").encode()
 
 
 def test_a_title_holding_a_marker_or_a_pipe_cannot_move_the_block(tmp_path):

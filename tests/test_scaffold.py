@@ -305,3 +305,18 @@ def test_an_entry_without_a_name_is_refused(base_ledger):
     (base_ledger / "evidence/hf.json").write_text(json.dumps(data))
     proc = run_cli("new", "speed/x", "--evidence", "hf.json", cwd=base_ledger)
     assert proc.returncode == 2 and "has no name" in proc.stderr
+
+
+@pytest.mark.parametrize("benchmark, better", [("benchmarks.TimeSuite.time_sum_range", "lower"),
+                                               ("benchmarks.track_answer", None)])
+def test_asv_says_which_way_is_better_by_the_benchmarks_kind_and_a_track_value_is_the_authors(base_ledger,
+                                                                                               benchmark, better):
+    """The hostile pass: a track_ benchmark in bytes was written better: lower (a "bytes saved" metric led)."""
+    shutil.copytree(Path(__file__).parent / "tools/asv", base_ledger / "evidence/asv")
+    rel = "asv/results/vm/b51530db-existing-py_tmp_toolvenv_bin_python3.json"
+    proc = run_cli("new", "speed/x", "--evidence", rel, "--benchmark", benchmark, cwd=base_ledger)
+    assert proc.returncode == 0, proc.stderr
+    record = yaml.safe_load((base_ledger / "claims/speed/x.yaml").read_text())
+    assert record["sota"]["better"] == better
+    if better is None:
+        assert "better:                             # REQUIRED" in (base_ledger / "claims/speed/x.yaml").read_text()

@@ -443,3 +443,11 @@ def test_overview_table_names_a_dimension_whose_title_has_commas(example_site):
     assert ('<a href="latency-and-reuse/index.html#time-to-first-token">Time to first token, p50 at concurrency 8 '
             '(sample)</a></th>') in table
     assert "<td>level with the bar: within ±5% (2.4% behind)</td>" in table
+
+
+def test_a_badge_says_the_value_and_the_marks_the_page_says_beside_it(example_site):
+    """Issue 43 item 7 and the hostile pass: badges carry the value and the title, and (as the page and the README
+    table) the marks a reader must see: a badge of sample data said "◐ parity 33.8 ms" alone."""
+    svg = (example_site / "_badges/time-to-first-token.svg").read_text()
+    assert "◐ parity 33.8 ms · sample data" in svg
+    assert 'aria-label="Time to first token, p50 at concurrency 8 (sample): ' in svg

@@ -115,15 +115,18 @@ def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None,
         if others else ""
     unit = picked.unit if picked.unit is not None and re.fullmatch(r"[A-Za-z/{}_0-9]{1,40}", picked.unit) else "x"
     read = (metric or "ttft") if module.NAME == "serving" else None
-    return Detected(module.NAME, chosen, listed, unit, tool_better(module.NAME, read, unit), read)
+    return Detected(module.NAME, chosen, listed, unit, tool_better(module.NAME, read, unit, chosen), read)
 
 
-def tool_better(name: str, metric: str | None, unit: str) -> str | None:
-    """Which way is better where the tool defines the quantity, else None (the record must say)."""
+def tool_better(name: str, metric: str | None, unit: str, entry: str = "") -> str | None:
+    """Which way is better where the tool defines the quantity, else None (the record must say). asv says it by
+    the benchmark's kind: time_, timeraw_, mem_ and peakmem_ are better lower; a track_ value is the author's."""
     if name == "serving":
         from ..measure.tools.serving import RATES
 
         return "lower" if metric in LATENCIES else "higher" if metric in RATES else None
+    if name == "asv" and not entry.rsplit(".", 1)[-1].startswith(("time_", "timeraw_", "mem_", "peakmem_")):
+        return None
     from ..measure import units
 
     dims = units.parse(unit).dims

@@ -1,12 +1,14 @@
 """`scorecard export --readme FILE`: the scorecard table in a README's marked block, and nowhere else.
 
-The block is the lines between exactly one `<!-- scorecard:start -->` and one `<!-- scorecard:end -->`, each
-alone on its line, outside fenced code, the start first. Anything else (a marker missing or doubled, inside a
+The block is the lines between exactly one `<!-- scorecard:start -->` and one `<!-- scorecard:end -->`, each an
+HTML block of its own line at the top level as CommonMark reads the file (not in a fence, an indented code block,
+a list, a quote or a <pre>), the start first. Anything else (a marker missing or doubled, inside a
 fence, the end before the start) writes nothing: the table is never appended. The file is edited only if it is
 a regular file reached through no symlink and unchanged since it was read, atomically, keeping its line endings
 and byte-order mark.
 
-Lazy imports: core.paths and site.write, once a README is read or written (the table alone needs neither).
+Lazy imports: markdown-it, core.paths and site.write, once a README is read or written (the table alone needs
+none of them).
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from ..core.textsafe import printable
 
 START = "<!-- scorecard:start -->"
 END = "<!-- scorecard:end -->"
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 BOM = b"\xef\xbb\xbf"
 MAX_BYTES = 4 * 1024 * 1024
 
@@ -36,39 +37,39 @@ class ReadmeRefused(click.ClickException):
         super().__init__(printable(message, one_line=True))
 
 
-def _markers(lines: list[str]) -> tuple[list[int], list[int], list[int]]:
-    """Line numbers (0-based) of the start and end markers outside fenced code, and of those inside one."""
-    starts, ends, fenced = [], [], []
-    fence: str | None = None
-    for i, line in enumerate(lines):
-        bare = line.rstrip("\r\n")
-        opened = _FENCE.match(bare)
-        if fence is None and opened:
-            fence = opened[1]
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")  # lines as CommonMark has them (not U+2028, \f, ...)
+
+
+def _lines(text: str) -> list[str]:
+    return _LINE.findall(text)
+
+
+def _markers(text: str) -> tuple[list[int], list[int], int]:
+    """Line numbers (0-based) of the start and end markers as CommonMark reads the file: each an HTML block of
+    its own line at the top level (not in a fence, an indented code block, a list, a quote or a <pre>), and how
+    many other lines name a marker (which do not count)."""
+    from markdown_it import MarkdownIt
+
+    starts: list[int] = []
+    ends: list[int] = []
+    for token in MarkdownIt("commonmark").parse(text):
+        if token.type != "html_block" or token.level != 0 or not token.map or token.map[1] - token.map[0] != 1:
             continue
-        if fence is not None:
-            if opened and opened[1][0] == fence[0] and len(opened[1]) >= len(fence) and not bare.strip(" `~"):
-                fence = None
-            elif bare.strip() in (START, END):
-                fenced.append(i)
-            continue
-        if bare.strip() == START:
-            starts.append(i)
-        elif bare.strip() == END:
-            ends.append(i)
-    return starts, ends, fenced
+        (starts if token.content.strip() == START else ends if token.content.strip() == END else []).append(
+            token.map[0])
+    named = sum(1 for line in _lines(text) if START in line or END in line)
+    return starts, ends, named - len(starts) - len(ends)
 
 
 def block(text: str, name: str) -> tuple[int, int]:
     """(the line after the start marker, the end marker's line) of the README's one block; ReadmeRefused else."""
-    lines = text.splitlines(keepends=True)
-    starts, ends, fenced = _markers(lines)
+    starts, ends, elsewhere = _markers(text)
     where = f"{name}: "
     if len(starts) != 1 or len(ends) != 1:
         said = [f"{len(starts)} {START}" if len(starts) != 1 else "", f"{len(ends)} {END}" if len(ends) != 1 else ""]
-        inside = f" ({len(fenced)} inside fenced code, which do not count)" if fenced else ""
-        raise ReadmeRefused(where + f"needs exactly one {START} and one {END}, each alone on a line outside fenced "
-                            f"code; found {' and '.join(s for s in said if s)}{inside}; nothing was written")
+        inside = f" ({elsewhere} more inside code, a list or a line of text, which do not count)" if elsewhere else ""
+        raise ReadmeRefused(where + f"needs exactly one {START} and one {END}, each alone on a line outside code "
+                            f"and lists; found {' and '.join(s for s in said if s)}{inside}; nothing was written")
     if ends[0] < starts[0]:
         raise ReadmeRefused(where + f"{END} comes before {START}; nothing was written")
     return starts[0] + 1, ends[0]
@@ -77,8 +78,8 @@ def block(text: str, name: str) -> tuple[int, int]:
 def with_table(text: str, table: str, name: str) -> str:
     """text with its block holding table (in the file's own line endings)."""
     first, end = block(text, name)
-    lines = text.splitlines(keepends=True)
-    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = _lines(text)
+    newline = "\r\n" if "\r\n" in text else "\r" if "\r" in text else "\n"
     body = [line + newline for line in table.splitlines()]
     return "".join(lines[:first] + body + lines[end:])
 

@@ -220,9 +220,7 @@ def dimension_text(dim_id: str, status: str, depth: int = 2, evidence: str | Non
     REQUIRED (validate refuses it until filled in), never a placeholder number."""
     measured = status in MEASURED
     unit, better = (tool.unit, tool.better) if tool is not None else ("req/s", "higher")
-    if bar is not None:
-        unit = bar.unit
-    unit = unit if re.fullmatch(r"[A-Za-z0-9/%µ_.-]+", unit) else yaml_text(unit)  # {requests}/s is quoted
+    unit = _unit_text(unit)
     result = RESULT.format(evidence=evidence or f"{dim_id}.json", pointer=pointer, unit=unit)
     if tool is not None:
         metric = f"  metric: {tool.metric}                       # what the run measured\n" if tool.metric else ""
@@ -239,8 +237,15 @@ def dimension_text(dim_id: str, status: str, depth: int = 2, evidence: str | Non
     trace = f"  - evidence/{evidence or dim_id + '.json'}\n" if measured else ""
     return DIMENSION.format(modeline=_modeline("dimension", depth),
                             title=yaml_text(title) if title else _from_slug(dim_id),
-                            unit=unit, value_line=value_line, better_line=better_line, date="2025-06", status=status,
+                            unit=_unit_text(bar.unit) if bar is not None else unit, value_line=value_line,
+                            better_line=better_line,
+                            date="2025-06", status=status,
                             statuses=" | ".join(STATUSES), claim=claim, result=result if measured else "", trace=trace)
+
+
+def _unit_text(unit: str) -> str:
+    """A unit as YAML text: plain where YAML reads it as typed, else quoted ({requests}/s, %)."""
+    return unit if re.fullmatch(r"[A-Za-z0-9µ_][A-Za-z0-9/%µ_.-]*", unit) else yaml_text(unit)
 
 
 def precommit_text(found: Origin) -> str:

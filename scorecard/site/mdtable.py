@@ -19,12 +19,14 @@ from ..core.statuses import GLYPHS
 from ..core.textsafe import UNSAFE_LINE, md_code
 from .markup import brief, title_text
 from .resolve import ResolvedDimension, ResolvedLedger
-from .views import STATUS_LABELS, bar_text, measured_text, standing_text
+from .views import STATUS_LABELS, bar_text, measured_text, standing_text, status_marks
 
 # What GitHub turns into a link or a notification in text: mentions and team mentions, issue and PR references
 # (#12, owner/repo#12, GH-12), e-mail addresses, and URLs with or without a scheme.
-_LINKED = re.compile(r"(?i)(?:https?://|ftp://|www\.)[^\s<>|]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?<![\w`])@[\w-]+"
-                     r"(?:/[\w.-]+)?|(?:[\w.-]+/[\w.-]+)?#\d+|\bGH-\d+")
+# No look-behind: GitHub's own test of the character before (ASCII, per text node) differs from Python's, so
+# every such token is put in a code span, wherever it stands (the hostile pass: `@x, é@x, a@b.co@x, #1GH-12).
+_LINKED = re.compile(r"(?i)(?:https?://|ftp://|www\.)[^\s<>|]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|@[\w-]+"
+                     r"(?:/[\w.-]+)?|(?:[\w.-]+/[\w.-]+)?#\d+|GH-\d+")
 _PUNCTUATION = re.compile(r"([\\`*_\[\]|~$])")  # inline marks and math ($); a cell holds no block: - + # > are plain
 CELL_LIMIT = 300  # characters of ledger text in one cell; the rest is cut with "…"
 
@@ -38,13 +40,19 @@ def cell(text: str) -> str:
     text = " ".join(UNSAFE_LINE.sub(" ", text).split())
     if len(text) > CELL_LIMIT:
         text = text[:CELL_LIMIT] + "…"
-    out, at = [], 0
+    parts: list[tuple[bool, str]] = []  # (in a code span, text); touching spans are one (`a` `b` would read as ``)
+    at = 0
     for found in _LINKED.finditer(text):
-        out.append(_plain(text[at:found.start()]))
-        out.append(_code(found.group()))
+        if found.start() > at:
+            parts.append((False, text[at:found.start()]))
+        if parts and parts[-1][0]:
+            parts[-1] = (True, parts[-1][1] + found.group())
+        else:
+            parts.append((True, found.group()))
         at = found.end()
-    out.append(_plain(text[at:]))
-    return "".join(out)
+    if at < len(text):
+        parts.append((False, text[at:]))
+    return "".join(_code(part) if code else _plain(part) for code, part in parts)
 
 
 def _plain(text: str) -> str:
@@ -55,11 +63,7 @@ def _status(d: ResolvedDimension, tolerance: float) -> str:
     words = f"{GLYPHS[d.status]} {STATUS_LABELS[d.status]}"
     if d.status == "parity":
         words += f" (±{tolerance * 100:g} %)"
-    marks = [mark for mark, on in (("modelled", d.status == "simulated"),
-                                   ("sample data", d.measured is not None and d.measured.sample),
-                                   ("suspect", d.review == "suspect"), ("stale source", d.source_stale),
-                                   ("stale evidence", d.evidence_stale)) if on]
-    return " · ".join([words, *marks])
+    return " · ".join([words, *status_marks(d)])
 
 
 def _bar(d: ResolvedDimension) -> str:
@@ -83,7 +87,8 @@ def table(led: ResolvedLedger, categories: set[str] | None = None, statuses: set
         ours = measured_text(d) if d.measured is not None else ""
         cells = ([cell(title_text(c.record.model.title))] if several else []) + [
             cell(title_text(d.record.model.title)), _status(d, tolerance), _bar(d), cell(ours), cell(standing_text(d))]
-        if base:
-            cells.append(f"[{cell(d.id)}]({base}{quote(c.slug)}/#{quote(d.id)})")
+        if base:  # the whole target percent-encoded: base_url may hold ) [ ! * and the like (the hostile pass)
+            target = quote(f"{base}{c.slug}/#{d.id}", safe=":/#%-._~?=&")
+            cells.append(f"[{cell(d.id)}](<{target}>)")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

@@ -40,7 +40,7 @@ from ..core.paths import builtin_templates
 from .themes import LedgerTemplates, keep_location, template_cache
 from .jsonview import MAX_VIEW_BYTES, MAX_VIEW_LINES, cited_values, json_lines, json_or_none, pointer_anchor
 from .views import (STATUS_LABELS, bar_kind, bar_text, exact_text, category_badge_text, prose, prose_text, carried_as,
-                    measured_detail, measured_text, review_counts, standing_text, status_words)
+                    measured_detail, measured_text, review_counts, standing_text, status_marks, status_words)
 from ..history.timeline import as_data
 
 if TYPE_CHECKING:
@@ -189,8 +189,8 @@ class Site:
                     pages[card] = self.page("card.html", "../", card, category=cat, d=d)
                 value = f" {measured_text(d)}" if d.measured is not None and not d.measured.measurement.unbounded \
                     else ""  # the value as the pages show it, and the dimension's title in its accessible name
-                pages[f"_badges/{d.id}.svg"] = self.badge(self.ledger.settings.subject,
-                                                          f"{d.glyph} {STATUS_LABELS[d.status]}{value}", d.status,
+                said = f"{d.glyph} {STATUS_LABELS[d.status]}{value}" + "".join(f" · {m}" for m in status_marks(d))
+                pages[f"_badges/{d.id}.svg"] = self.badge(self.ledger.settings.subject, said, d.status,
                                                           status_words(d.status, self.ledger.settings.parity_tolerance),
                                                           title_text(d.record.model.title))
         return Made(pages, parts, sections)

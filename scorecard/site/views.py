@@ -295,6 +295,15 @@ def _standing(d: ResolvedDimension) -> str:
     return f"level with the bar: within ±{band} ({gap_words(c, named=False)})"
 
 
+def status_marks(d: ResolvedDimension) -> list[str]:
+    """The marks a reader must see beside a status wherever it is shown (README table, badges): modelled, sample
+    data, suspect, stale source, stale evidence."""
+    return [mark for mark, on in (("modelled", d.status == "simulated"),
+                                  ("sample data", d.measured is not None and d.measured.sample),
+                                  ("suspect", d.review == "suspect"), ("stale source", d.source_stale),
+                                  ("stale evidence", d.evidence_stale)) if on]
+
+
 def status_words(status: str, tolerance: float) -> str:
     """A status in words with what it rests on, for a badge's title: parity says its tolerance (issue 41)."""
     if status == "parity":
