@@ -22,8 +22,26 @@ def tree_hashes(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+def test_init_without_example_writes_no_record_and_validates_clean(tmp_path):
+    """Issue 43 item 1: init's example dimensions stayed in the public history and feed for ever. Without --example
+    it writes no record and no example text: the ledger validates and builds, its one warning the empty category
+    (which --strict refuses until the first dimension is there), and the next step is `scorecard new`."""
+    root = tmp_path / "l"
+    proc = run_cli("init", str(root))
+    assert proc.returncode == 0, proc.stderr
+    assert "next: cd " in proc.stdout and "scorecard new performance/<id>" in proc.stdout
+    assert sorted(p.name for p in (root / "claims").rglob("*.yaml")) == ["_category.yaml"]
+    assert not (root / "evidence").exists()
+    found = run_cli("validate", "--format", "json", cwd=root)
+    assert found.returncode == 0 and [f["code"] for f in json.loads(found.stdout)["findings"]] == ["SC008"]
+    assert run_cli("build", cwd=root).returncode == 0
+    assert run_cli("new", "performance/first", cwd=root).returncode == 0
+    codes = [f["code"] for f in json.loads(run_cli("validate", "--format", "json", cwd=root).stdout)["findings"]]
+    assert codes == ["SC604"]  # new's example text, until it is replaced
+
+
 def test_init_validates_and_builds(tmp_path):
-    proc = run_cli("init", str(tmp_path / "l"))
+    proc = run_cli("init", "--example", str(tmp_path / "l"))
     assert proc.returncode == 0, proc.stderr
     root = tmp_path / "l"
     for rel in ("scorecard.yaml", ".gitignore", ".pre-commit-config.yaml", "schema/dimension.schema.json",
@@ -117,7 +135,7 @@ def test_every_example_text_of_a_new_record_is_caught_and_a_fresh_ledger_says_so
     from scorecard.ledger import placeholders
 
     root = tmp_path / "my-ledger"
-    assert run_cli("init", str(root)).returncode == 0
+    assert run_cli("init", "--example", str(root)).returncode == 0
     assert run_cli("new", "performance/x", cwd=root).returncode == 0
     for args in (["init", "-q"], ["add", "-A"],
                  ["-c", "user.name=t", "-c", "user.email=t@e.org", "commit", "-qm", "init"]):

@@ -262,7 +262,7 @@ def test_a_fresh_init_is_refused_by_both_jobs_until_its_example_text_is_replaced
     """Both jobs run validate --strict, which refuses the example text init wrote (SC604) until it is replaced: a
     published example is worse than none, and a pull request that passes review can be published."""
     root = tmp_path / "fresh"
-    shutil.copytree(generated, root)
+    scaffold.init(root, install=workflow.install_spec(None), example=True)
     git(root, "init", "-q", "-b", "main")
     commit(root, "init", 0)
     git(root, "update-ref", "refs/remotes/origin/main", "HEAD")

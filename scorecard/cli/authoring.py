@@ -44,17 +44,21 @@ def schema(out: str | None, kind: str | None) -> None:
 @click.option("--ci", type=click.Choice(["github", "none"]), default="github", show_default=True,
               help="github: also write .github/workflows/scorecard.yml (validate pull requests, publish the site "
                    "to GitHub Pages); none: no workflow.")
-def init(folder: Path, subject: str, title: str, ci: str) -> None:
+@click.option("--example", is_flag=True, help="Also write two example dimensions and their artifact (example text "
+              "validate warns of, and --strict refuses, until it is replaced).")
+def init(folder: Path, subject: str, title: str, ci: str, example: bool) -> None:
     """Create a new ledger in FOLDER that validates and builds as it stands, with its pre-commit hook and (unless
     --ci none) a GitHub workflow that installs this same scorecard."""
     from .scaffold import init as make
 
-    written, note = make(folder, subject=subject, title=title, ci=ci)
+    written, note = make(folder, subject=subject, title=title, ci=ci, example=example)
     for rel in written:
         _echo(f"created {folder / rel}")
     if note:
         _echo(f"check: {note}")
-    _echo(f"next: cd {folder} && scorecard validate && scorecard build")
+    _echo(f"next: cd {folder} && scorecard validate && scorecard build" if example else
+          f"next: cd {folder} && scorecard new performance/<id> (one record per dimension; CATEGORY/ID names it), "
+          "then scorecard validate")
 
 
 @main.command()

@@ -166,10 +166,11 @@ def _write_all(root: Path, files: dict[str, str]) -> list[str]:
 
 
 def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci: str = "github",
-         install: Origin | tuple[str, str] | None = None) -> tuple[list[str], str]:
-    """A new ledger in folder: settings, one category, a no-claim and a measured dimension, and tooling: the
-    pre-commit hook and (with ci="github") the GitHub workflow, each installing scorecard from where install
-    says (by default, where the running one came from: workflow.origin()).
+         install: Origin | tuple[str, str] | None = None, example: bool = False) -> tuple[list[str], str]:
+    """A new ledger in folder: settings, one category (with example, a no-claim and a measured example dimension
+    and its artifact: example text validate warns of until replaced), and tooling: the pre-commit hook and (with
+    ci="github") the GitHub workflow, each installing scorecard from where install says (by default, where the
+    running one came from: workflow.origin()). Without example no record: `scorecard new` makes the first.
 
     Returns the files written and a note for the user ('' when there is none)."""
     if (folder / SETTINGS_FILE).exists():
@@ -181,16 +182,15 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci
                                        subject=yaml_text(subject)),
         f"claims/performance/{CATEGORY_FILE}": CATEGORY.format(modeline=_modeline("category", 2), title="Performance",
                                                                slug="performance", order=10),
-        "claims/performance/first-gap.yaml": dimension_text("first-gap", "no-claim", depth=2),
-        "claims/performance/request-throughput.yaml": dimension_text(
-            "request-throughput", "trails", depth=2, evidence="throughput.json", pointer="/runs/peak/requests_per_s"),
-        "evidence/throughput.json": json.dumps({
-            "meta": {"note": "EXAMPLE artifact made by scorecard init: replace it with your measurement",
-                     "commit": "0000000", "date": "2026-01-01", "machine": "example", "command": "your benchmark"},
-            "runs": {"peak": {"requests_per_s": 80}}}, indent=2) + "\n",
         ".gitignore": GITIGNORE,
         **_schemas(),
     }
+    if example:
+        files.update(_example_files())
+    else:  # a category with no example text: the ledger validates and builds, with no dimension yet
+        files[f"claims/performance/{CATEGORY_FILE}"] = files[f"claims/performance/{CATEGORY_FILE}"].replace(
+            "summary: what this category covers      # optional, Markdown",
+            "# summary: what this category covers    # optional, Markdown")
     from .workflow import Origin, running_origin, workflow_text
 
     found = Origin(*install) if isinstance(install, tuple) else install or running_origin()
@@ -246,6 +246,20 @@ def dimension_text(dim_id: str, status: str, depth: int = 2, evidence: str | Non
 def _unit_text(unit: str) -> str:
     """A unit as YAML text: plain where YAML reads it as typed, else quoted ({requests}/s, %)."""
     return unit if re.fullmatch(r"[A-Za-z0-9µ_][A-Za-z0-9/%µ_.-]*", unit) else yaml_text(unit)
+
+
+def _example_files() -> dict[str, str]:
+    """init --example: a no-claim and a measured dimension and the artifact it reads, all example text (SC604 until
+    replaced; history and the feed leave them out)."""
+    return {
+        "claims/performance/first-gap.yaml": dimension_text("first-gap", "no-claim", depth=2),
+        "claims/performance/request-throughput.yaml": dimension_text(
+            "request-throughput", "trails", depth=2, evidence="throughput.json", pointer="/runs/peak/requests_per_s"),
+        "evidence/throughput.json": json.dumps({
+            "meta": {"note": "EXAMPLE artifact made by scorecard init: replace it with your measurement",
+                     "commit": "0000000", "date": "2026-01-01", "machine": "example", "command": "your benchmark"},
+            "runs": {"peak": {"requests_per_s": 80}}}, indent=2) + "\n",
+    }
 
 
 def precommit_text(found: Origin) -> str:

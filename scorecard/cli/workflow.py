@@ -132,9 +132,9 @@ WORKFLOW = """# .github/workflows/scorecard.yml, written by `scorecard init` (sc
 # build --strict --history into a temporary folder), so a pull request that passes can be published.
 # Pull requests also say what they change in the job summary; the default branch publishes the
 # build to GitHub Pages (Settings > Pages > Source: GitHub Actions). --strict refuses warnings (the
-# example text init wrote, a suspect claim) but not those time alone raises (a source or an
-# artifact that aged), which the site and the summary show. A pull request from a fork runs with a
-# read-only token and no secrets.
+# example text scorecard new wrote, a suspect claim) but not a source or an artifact that aged
+# while committed unchanged, which the site and the summary show. A pull request from a fork runs
+# with a read-only token and no secrets.
 # The actions are pinned to commits (the release in the comment); docs/recipes.md has a Dependabot
 # configuration that keeps them current.
 {check}name: scorecard
