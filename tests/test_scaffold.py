@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,12 +69,15 @@ def test_init_refuses_an_existing_ledger_and_changes_nothing(tmp_path):
 
 
 def test_init_refuses_to_overwrite_any_file(tmp_path):
+    """A file init would write that is there already is refused, and nothing is written; a .gitignore and a
+    .pre-commit-config.yaml are the two it adds to instead (below)."""
     root = tmp_path / "l"
-    root.mkdir()
+    (root / "schema").mkdir(parents=True)
     (root / ".gitignore").write_text("mine\n")
+    (root / "schema/dimension.schema.json").write_text("mine\n")
     before = tree_hashes(root)
     proc = run_cli("init", str(root))
-    assert proc.returncode == 2 and ".gitignore" in proc.stderr
+    assert proc.returncode == 2 and "schema/dimension.schema.json" in proc.stderr
     assert tree_hashes(root) == before
 
 
@@ -338,3 +343,70 @@ def test_asv_says_which_way_is_better_by_the_benchmarks_kind_and_a_track_value_i
     assert record["sota"]["better"] == better
     if better is None:
         assert "better:                             # REQUIRED" in (base_ledger / "claims/speed/x.yaml").read_text()
+
+
+# --- issue 43 item 1: init into a folder that has a .gitignore and a .pre-commit-config.yaml -------------------
+
+HOOKS = "repos:\n  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v4.0.0\n    hooks:\n" \
+        "      - id: trailing-whitespace\n"
+
+
+@pytest.mark.parametrize("ignore", [b"node_modules/\r\nsite/\r\n", b"build/", b""])
+def test_init_adds_to_the_files_a_repository_has_and_keeps_every_byte_of_them(tmp_path, ignore):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / ".gitignore").write_bytes(ignore)
+    (root / ".pre-commit-config.yaml").write_text(HOOKS)
+    proc = run_cli("init", str(root))
+    assert proc.returncode == 0, proc.stderr
+    new_ignore = (root / ".gitignore").read_bytes()
+    assert new_ignore.startswith(ignore) and b"/.site-*/" in new_ignore
+    assert (b"/site/" in new_ignore) is (b"site/" not in ignore)  # an unanchored site/ ignores it already
+    if b"\r\n" in ignore:
+        assert b"\n" not in new_ignore.replace(b"\r\n", b"")  # the file's own line endings
+    config = (root / ".pre-commit-config.yaml").read_text()
+    assert config.startswith(HOOKS)
+    repos = yaml.safe_load(config)["repos"]
+    assert repos[0] == yaml.safe_load(HOOKS)["repos"][0] and repos[1]["hooks"][0]["id"] == "scorecard-validate"
+    assert ".gitignore: added" in proc.stdout and ".pre-commit-config.yaml: added the scorecard-validate hook" in \
+        proc.stdout
+    assert run_cli("validate", cwd=root).returncode == 0
+    pre_commit = Path(sys.executable).parent / "pre-commit"
+    if pre_commit.exists():
+        checked = subprocess.run([str(pre_commit), "validate-config", ".pre-commit-config.yaml"], cwd=root,
+                                 capture_output=True, text=True, timeout=120)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize("config", ["repos: []\n", HOOKS + "default_stages: [pre-commit]\n", "repos:\n- {repo: x}\n",
+                                    "not: [yaml\n", "- a list\n"])
+def test_a_config_init_cannot_add_to_safely_is_left_as_it_is_with_the_lines_to_add(tmp_path, config):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / ".pre-commit-config.yaml").write_text(config)
+    proc = run_cli("init", str(root))
+    assert proc.returncode == 0, proc.stderr
+    assert (root / ".pre-commit-config.yaml").read_text() == config
+    assert "left .pre-commit-config.yaml:" in proc.stdout and "id: scorecard-validate" in proc.stdout
+
+
+def test_init_dry_run_writes_nothing_and_says_what_it_would(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / ".gitignore").write_text("build/\n")
+    (root / ".pre-commit-config.yaml").write_text(HOOKS)
+    before = tree_hashes(root)
+    proc = run_cli("init", "--dry-run", str(root))
+    assert proc.returncode == 0 and tree_hashes(root) == before
+    assert "would create" in proc.stdout and "would change .gitignore: added /site/, /.site-*/" in proc.stdout
+
+
+def test_init_edits_no_file_reached_through_a_link(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep\n")
+    (root / ".gitignore").symlink_to(target)
+    proc = run_cli("init", str(root))
+    assert proc.returncode == 0 and "left .gitignore: .gitignore is not a regular file" in proc.stdout
+    assert target.read_text() == "keep\n"

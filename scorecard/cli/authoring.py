@@ -46,16 +46,23 @@ def schema(out: str | None, kind: str | None) -> None:
                    "to GitHub Pages); none: no workflow.")
 @click.option("--example", is_flag=True, help="Also write two example dimensions and their artifact (example text "
               "validate warns of, and --strict refuses, until it is replaced).")
-def init(folder: Path, subject: str, title: str, ci: str, example: bool) -> None:
+@click.option("--dry-run", is_flag=True, help="Say what would be created and changed; write nothing.")
+def init(folder: Path, subject: str, title: str, ci: str, example: bool, dry_run: bool) -> None:
     """Create a new ledger in FOLDER that validates and builds as it stands, with its pre-commit hook and (unless
-    --ci none) a GitHub workflow that installs this same scorecard."""
+    --ci none) a GitHub workflow that installs this same scorecard. A .gitignore or .pre-commit-config.yaml FOLDER
+    has already is added to, never replaced."""
     from .scaffold import init as make
 
-    written, note = make(folder, subject=subject, title=title, ci=ci, example=example)
+    said: list[str] = []
+    written, note = make(folder, subject=subject, title=title, ci=ci, example=example, dry_run=dry_run, said=said)
     for rel in written:
-        _echo(f"created {folder / rel}")
+        _echo(f"{'would create' if dry_run else 'created'} {folder / rel}")
+    for line in said:
+        _echo(f"would change {line}" if dry_run and not line.startswith("left ") else line)
     if note:
         _echo(f"check: {note}")
+    if dry_run:
+        return
     _echo(f"next: cd {folder} && scorecard validate && scorecard build" if example else
           f"next: cd {folder} && scorecard new performance/<id> (one record per dimension; CATEGORY/ID names it), "
           "then scorecard validate")

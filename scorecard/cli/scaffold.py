@@ -96,7 +96,7 @@ RESULT = """result:                               # required for leads, parity, 
   #     theirs: {{evidence: evidence/compare.json, pointer: /theirs/tok_s, unit: tok/s}}
 """
 
-GITIGNORE = "site/\n.site-*/\n"
+GITIGNORE = "/site/\n/.site-*/\n"  # anchored: the ledger's own, not every folder of that name below
 PRECOMMIT_REPO = """# pre-commit: validate the ledger on every commit (https://pre-commit.com). It runs without
 # --strict, so a warning (example text, a suspect claim) shows but does not stop a commit; the
 # workflow's pull-request check runs with --strict, as the publish does.
@@ -134,9 +134,9 @@ def _schemas() -> dict[str, str]:
             for kind in sorted(MODELS)}
 
 
-def _write_all(root: Path, files: dict[str, str]) -> list[str]:
-    """Write every file, or none: refuse any path that exists (a symlink, even dangling, included) or
-    whose folder is a symlink leading out of root; on a write error, remove what was written."""
+def _writable(root: Path, files: dict[str, str]) -> None:
+    """ScaffoldRefused if any path exists (a symlink, even dangling, included) or its folder is a symlink leading
+    out of root."""
     real_root = root.resolve()
     clashes = sorted(rel for rel in files if (root / rel).exists() or (root / rel).is_symlink())
     if clashes:
@@ -148,6 +148,12 @@ def _write_all(root: Path, files: dict[str, str]) -> list[str]:
         if not folder.resolve().is_relative_to(real_root):
             raise ScaffoldRefused(f"refusing to write {rel}: {folder} leads out of {root} through a symlink; "
                                   "nothing was written")
+
+
+def _write_all(root: Path, files: dict[str, str]) -> list[str]:
+    """Write every file, or none: refuse any path that exists (a symlink, even dangling, included) or
+    whose folder is a symlink leading out of root; on a write error, remove what was written."""
+    _writable(root, files)
     written: list[Path] = []
     try:
         for rel, text in files.items():
@@ -166,13 +172,16 @@ def _write_all(root: Path, files: dict[str, str]) -> list[str]:
 
 
 def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci: str = "github",
-         install: Origin | tuple[str, str] | None = None, example: bool = False) -> tuple[list[str], str]:
+         install: Origin | tuple[str, str] | None = None, example: bool = False, dry_run: bool = False,
+         said: list[str] | None = None) -> tuple[list[str], str]:
     """A new ledger in folder: settings, one category (with example, a no-claim and a measured example dimension
     and its artifact: example text validate warns of until replaced), and tooling: the pre-commit hook and (with
     ci="github") the GitHub workflow, each installing scorecard from where install says (by default, where the
     running one came from: workflow.origin()). Without example no record: `scorecard new` makes the first.
 
-    Returns the files written and a note for the user ('' when there is none)."""
+    A .gitignore and a .pre-commit-config.yaml the folder has already are added to, never replaced
+    (cli/existing.py); said gets a line for each, and for what is left to do by hand. With dry_run nothing is
+    written. Returns the files written (with dry_run, that would be) and a note for the user ('' when none)."""
     if (folder / SETTINGS_FILE).exists():
         raise ScaffoldRefused(f"{folder} already holds a ledger ({SETTINGS_FILE}); nothing was written")
     if folder.exists() and not folder.is_dir():
@@ -198,8 +207,47 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci
     note = found.note
     if ci == "github":
         files[".github/workflows/scorecard.yml"] = workflow_text(found.spec, found.note)
+    edits = _existing(folder, files, said if said is not None else [])
+    if dry_run:
+        return sorted(files), note
     folder.mkdir(parents=True, exist_ok=True)
+    _writable(folder, files)  # before any edit: a refusal changes nothing
+    if edits:
+        from .existing import apply
+        from ..core.paths import EditRefused
+
+        try:
+            apply(edits, folder)
+        except EditRefused as exc:
+            raise ScaffoldRefused(f"{exc}") from None
     return _write_all(folder, files), note
+
+
+def _existing(folder: Path, files: dict[str, str], said: list[str]) -> list:
+    """The edits of the files folder has already (taken out of files), with a line each in said."""
+    from . import existing
+
+    edits = []
+    for rel in (".gitignore", ".pre-commit-config.yaml"):
+        path = folder / rel
+        if not (path.exists() or path.is_symlink()):
+            continue
+        text = files.pop(rel)
+        try:
+            edit = existing.gitignore(path) if rel == ".gitignore" else \
+                existing.precommit(path, text[text.index("repos:\n") + len("repos:\n"):])
+        except existing.Left as exc:
+            said.append(f"left {rel}: {exc}")
+            continue
+        except OSError as exc:
+            said.append(f"left {rel}: it cannot be read ({exc.strerror})")
+            continue
+        if edit is None:
+            said.append(f"left {rel}: it ignores the site's folders already")
+        else:
+            edits.append(edit)
+            said.append(f"{rel}: {edit.said}")
+    return edits
 
 
 TOOL_RESULT = """result:                               # required for leads, parity, trails, inconclusive, simulated
