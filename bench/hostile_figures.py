@@ -26,9 +26,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BASE = HERE.parent / "tests" / "ledgers" / "base"
-GIT_ENV = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "Bench",
-           "GIT_AUTHOR_EMAIL": "bench@example.org", "GIT_COMMITTER_NAME": "Bench",
-           "GIT_COMMITTER_EMAIL": "bench@example.org"}
+sys.path.insert(0, str(HERE))
+from make_history import _git  # noqa: E402 - git with no user or system config, as every bench history is made
 
 
 def _rss_mb() -> float:
@@ -92,10 +91,6 @@ def hostile_queries(work: Path, records: int) -> str:
     seconds, _, proc = _scorecard("validate", "--no-cache", "--root", str(root))
     assert proc.returncode == 1 and "SC311" in proc.stdout, proc.stdout[-2000:]
     return f"validate --no-cache of {records} hostile path: records: {seconds:.1f} s, exit {proc.returncode}"
-
-
-def _git(root: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=root, env={**os.environ, **GIT_ENV}, check=True, capture_output=True)
 
 
 def make_large_history(root: Path, artifact_mb: int) -> None:

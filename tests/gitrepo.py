@@ -61,6 +61,23 @@ def suspect_alpha(dest: Path, *reviewed: str) -> Path:
     return root
 
 
+def thirteen_suspects(dest: Path) -> Path:
+    """The base ledger and 12 copies of alpha in git, all reviewed and committed, then alpha's run re-measured at
+    12.5 req/s: 13 suspect claims whose reviewed versions git holds."""
+    from conftest import LEDGERS, copy_ledger, run_cli
+
+    root = copy_ledger(LEDGERS / "base", dest)
+    alpha = (root / "claims/core/alpha.yaml").read_text()
+    for i in range(12):
+        (root / f"claims/core/alpha-{i}.yaml").write_text(alpha)
+    git(root, "init", "-q")
+    commit(root, "ledger", 1)
+    assert run_cli("review", "--all", "--root", str(root)).returncode == 0
+    commit(root, "reviewed", 2)
+    set_rps(root, 12.5)  # every alpha-* now rests on a changed value
+    return root
+
+
 def scripted_history(dest: Path) -> tuple[Path, dict[str, str]]:
     """The base ledger in a repository with a known history; returns (root, commit ids by step).
 

@@ -13,7 +13,7 @@ from scorecard.ledger import stamps, stampwords
 from scorecard.ledger.model import Dimension
 
 from conftest import LEDGERS, copy_ledger, run_cli
-from gitrepo import commit, edit, git, set_rps, suspect_alpha
+from gitrepo import commit, edit, git, set_rps, suspect_alpha, thirteen_suspects
 
 STAMP = re.compile(r"^reviewed: (fp2-[0-9a-f]{16})$", re.M)
 
@@ -249,15 +249,7 @@ def test_evidence_dates_cost_the_same_few_git_calls_however_many_artifacts(tmp_p
 def test_many_suspects_are_explained_with_a_fixed_few_git_processes(tmp_path, monkeypatch):
     from scorecard.core import git as git_module
 
-    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
-    alpha = (root / "claims/core/alpha.yaml").read_text()
-    for i in range(12):
-        (root / f"claims/core/alpha-{i}.yaml").write_text(alpha)
-    git(root, "init", "-q")
-    commit(root, "ledger", 1)
-    assert run_cli("review", "--all", "--root", str(root)).returncode == 0
-    commit(root, "reviewed", 2)
-    set_rps(root, 12.5)  # every alpha-* now rests on a changed value
+    root = thirteen_suspects(tmp_path / "ledger")
     calls, readers = [], []
     real_run, real_reader = git_module.run, git_module.BlobReader
     monkeypatch.setattr(git_module, "run", lambda args, *a, **k: (calls.append(args[0]), real_run(args, *a, **k))[1])

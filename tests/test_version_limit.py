@@ -21,6 +21,7 @@ from scorecard.history import bound
 from scorecard.history import walk as history
 
 from conftest import LEDGERS, copy_ledger, run_cli
+import gitrepo
 from gitrepo import commit, edit, git, set_rps
 
 
@@ -142,16 +143,7 @@ def test_the_cut_reads_at_most_the_limit_and_starts_as_early_as_it_can(commits, 
 @pytest.fixture(scope="module")
 def thirteen_suspects(tmp_path_factory):
     """13 records resting on alpha's run, reviewed and committed, then the run re-measured: 13 suspects."""
-    root = copy_ledger(LEDGERS / "base", tmp_path_factory.mktemp("suspects") / "ledger")
-    alpha = (root / "claims/core/alpha.yaml").read_text()
-    for i in range(12):
-        (root / f"claims/core/alpha-{i}.yaml").write_text(alpha)
-    git(root, "init", "-q")
-    commit(root, "ledger", 1)
-    assert run_cli("review", "--all", "--root", str(root)).returncode == 0
-    commit(root, "reviewed", 2)
-    set_rps(root, 12.5)
-    return root
+    return gitrepo.thirteen_suspects(tmp_path_factory.mktemp("suspects") / "ledger")
 
 
 def _explanations(root) -> dict[str, str]:

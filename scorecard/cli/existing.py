@@ -9,13 +9,11 @@
 A file is edited only if it is a regular file reached through no symlink, at most 1 MiB, UTF-8, and unchanged
 since it was read (site.write.replace_files, atomically).
 
-Lazy imports: pyyaml and site.write, where a file already exists.
+Lazy imports: pyyaml, core.paths and site.write, where a file already exists.
 """
 
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,13 +36,16 @@ class Left(Exception):
 
 
 def _read(path: Path) -> tuple[bytes, str]:
-    """(the bytes, the text) of an existing regular file reached through no symlink; Left else."""
-    st = os.lstat(path)
-    if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
-        raise Left(f"{path.name} is not a regular file (a link or a special file)")
-    if st.st_size > MAX_BYTES:
-        raise Left(f"{path.name} is over 1 MiB")
-    raw = path.read_bytes()
+    """(the bytes, the text) of an existing regular file that is no symlink, at most 1 MiB; Left else."""
+    from ..core.paths import PathProblem, read_unlinked
+
+    try:
+        raw = read_unlinked(path, MAX_BYTES)
+    except PathProblem as exc:
+        raise Left(f"{path.name} is over 1 MiB" if exc.code == "SC408" else
+                   f"{path.name} is not a regular file (a link or a special file)") from None
+    except IsADirectoryError:
+        raise Left(f"{path.name} is not a regular file (a link or a special file)") from None
     try:
         return raw, raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -90,6 +91,30 @@ def precommit(path: Path, entry: str) -> Edit:
             new != {**old, "repos": old["repos"] + item}:
         raise Left(f"{path.name} has no block-style repos: list at its end to add to; {hint}")
     return Edit(path, new_text.encode("utf-8"), raw, "added the scorecard-validate hook")
+
+
+def edits_of(folder: Path, files: dict[str, str], said: list[str], entry: str) -> list[Edit]:
+    """The edits of the files folder has already (taken out of files), with a line each in said."""
+    edits = []
+    for rel in (".gitignore", ".pre-commit-config.yaml"):
+        path = folder / rel
+        if not (path.exists() or path.is_symlink()):
+            continue
+        files.pop(rel)
+        try:
+            edit = gitignore(path) if rel == ".gitignore" else precommit(path, entry)
+        except Left as exc:
+            said.append(f"left {rel}: {exc}")
+            continue
+        except OSError as exc:
+            said.append(f"left {rel}: it cannot be read ({exc.strerror})")
+            continue
+        if edit is None:
+            said.append(f"left {rel}: it ignores the site's folders already")
+        else:
+            edits.append(edit)
+            said.append(f"{rel}: {edit.said}")
+    return edits
 
 
 def apply(edits: list[Edit], folder: Path) -> None:

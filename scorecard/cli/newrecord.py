@@ -17,12 +17,8 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..core.findings import UserError
-
-if TYPE_CHECKING:
-    from ..measure.evidence import JsonValue
 
 LATENCIES = ("ttft", "tpot", "itl", "e2el")  # the serving times: better lower
 _BAR = re.compile(r"\s*([-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*(\S.*?)?\s*")
@@ -86,9 +82,9 @@ def _tool_output(root: Path, evidence: str, fmt: str | None, metric: str | None)
 def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None,
            metric: str | None = None) -> Detected | None:
     """The tool that wrote evidence/<evidence> (fmt, or recognised by its keys), or None for a file of no tool's."""
-    from ..core.paths import PathProblem
     from ..measure import tools
     from ..measure.selection import Refused
+    from ..measure.toolread import sibling
 
     store, art, module = _tool_output(root, evidence, fmt, metric)
     if module is None:
@@ -97,15 +93,8 @@ def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None,
     chosen = benchmark if benchmark is not None else names[0] if names else ""
     if not chosen.strip() and module.NAME != "serving":
         raise NewRefused(f"evidence/{evidence}: the entry to read has no name; give --benchmark with one the file has")
-
-    def sibling(rel: str) -> JsonValue | None:  # asv's benchmarks.json beside its results: a track_ benchmark's unit
-        try:
-            found = store.get(rel)
-        except (PathProblem, OSError):
-            return None
-        return None if found.error else found.data
-
-    req = tools.Request(chosen, metric, "median", ("result",), f"evidence/{evidence}", sibling)
+    # asv's benchmarks.json beside its results: the unit a track_ benchmark states
+    req = tools.Request(chosen, metric, "median", ("result",), f"evidence/{evidence}", sibling(store.get))
     try:
         picked = tools.pick(module.NAME, art.data, req)
     except Refused as exc:

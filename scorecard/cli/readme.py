@@ -13,9 +13,7 @@ none of them).
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from pathlib import Path
 
 import click
@@ -86,14 +84,12 @@ def with_table(text: str, table: str, name: str) -> str:
 
 def read(path: Path) -> bytes:
     """The README's bytes: a regular file reached through no symlink, at most 4 MiB."""
-    from ..core.paths import PathProblem, read_regular
+    from ..core.paths import PathProblem, read_unlinked
 
     try:
-        if stat.S_ISLNK(os.lstat(path).st_mode):
-            raise ReadmeRefused(f"{path}: a symlink; nothing was written: name the file it points to")
-        return read_regular(path, path.name, MAX_BYTES)
+        return read_unlinked(path, MAX_BYTES)
     except PathProblem as exc:
-        raise ReadmeRefused(f"{path}: {exc.message}; nothing was written") from None
+        raise ReadmeRefused(f"{path}: {exc.message}; nothing was written: {exc.hint}") from None
     except OSError as exc:
         raise ReadmeRefused(f"{path}: cannot be read ({exc.strerror}); nothing was written") from None
 

@@ -103,7 +103,8 @@ PRECOMMIT_REPO = """# pre-commit: validate the ledger on every commit (https://p
 # pre-commit installs scorecard {version} from the repository and commit it came from (the hook
 # is that repository's .pre-commit-hooks.yaml); `pre-commit autoupdate` moves it to the newest tag.
 repos:
-  - repo: {repo}
+"""
+HOOK_REPO = """  - repo: {repo}
     rev: {rev}  # scorecard {version}
     hooks:
       - id: scorecard-validate
@@ -116,7 +117,8 @@ PRECOMMIT = """{check}# pre-commit: validate the ledger on every commit (https:/
 # the hook works without activating a virtualenv; `pre-commit autoupdate` does not move it: edit
 # the version below to upgrade.
 repos:
-  - repo: local
+"""
+HOOK_LOCAL = """  - repo: local
     hooks:
       - id: scorecard-validate
         name: scorecard validate
@@ -207,7 +209,9 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci
     note = found.note
     if ci == "github":
         files[".github/workflows/scorecard.yml"] = workflow_text(found.spec, found.note)
-    edits = _existing(folder, files, said if said is not None else [])
+    from .existing import edits_of
+
+    edits = edits_of(folder, files, said if said is not None else [], precommit_entry(found))
     if dry_run:
         return sorted(files), note
     folder.mkdir(parents=True, exist_ok=True)
@@ -221,33 +225,6 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci
         except EditRefused as exc:
             raise ScaffoldRefused(f"{exc}") from None
     return _write_all(folder, files), note
-
-
-def _existing(folder: Path, files: dict[str, str], said: list[str]) -> list:
-    """The edits of the files folder has already (taken out of files), with a line each in said."""
-    from . import existing
-
-    edits = []
-    for rel in (".gitignore", ".pre-commit-config.yaml"):
-        path = folder / rel
-        if not (path.exists() or path.is_symlink()):
-            continue
-        text = files.pop(rel)
-        try:
-            edit = existing.gitignore(path) if rel == ".gitignore" else \
-                existing.precommit(path, text[text.index("repos:\n") + len("repos:\n"):])
-        except existing.Left as exc:
-            said.append(f"left {rel}: {exc}")
-            continue
-        except OSError as exc:
-            said.append(f"left {rel}: it cannot be read ({exc.strerror})")
-            continue
-        if edit is None:
-            said.append(f"left {rel}: it ignores the site's folders already")
-        else:
-            edits.append(edit)
-            said.append(f"{rel}: {edit.said}")
-    return edits
 
 
 TOOL_RESULT = """result:                               # required for leads, parity, trails, inconclusive, simulated
@@ -310,13 +287,20 @@ def _example_files() -> dict[str, str]:
     }
 
 
-def precommit_text(found: Origin) -> str:
-    """The hook's config, installing scorecard from where found says: its repository and commit where it came from
-    git, else the version pin (with a CHECK line where that is a guess)."""
+def precommit_entry(found: Origin) -> str:
+    """The hook as one item of a config's repos: list: from the repository and commit found came from where it came
+    from git, else the version pin."""
     if found.repo and found.rev:
-        return PRECOMMIT_REPO.format(repo=found.repo, rev=found.rev, version=__version__)
-    return PRECOMMIT.format(version=__version__, distribution=DISTRIBUTION,
-                            check=f"# CHECK: {found.note}\n" if found.note else "")
+        return HOOK_REPO.format(repo=found.repo, rev=found.rev, version=__version__)
+    return HOOK_LOCAL.format(version=__version__, distribution=DISTRIBUTION)
+
+
+def precommit_text(found: Origin) -> str:
+    """The hook's config, installing scorecard from where found says (precommit_entry), with a CHECK line where
+    that is a guess."""
+    head = PRECOMMIT_REPO.format(version=__version__) if found.repo and found.rev else \
+        PRECOMMIT.format(version=__version__, check=f"# CHECK: {found.note}\n" if found.note else "")
+    return head + precommit_entry(found)
 
 
 def _from_slug(slug: str) -> str:

@@ -21,6 +21,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from .dates import clamp_epoch, utc, utc_date
+from .paths import env_count
 
 
 class GitError(Exception):
@@ -190,10 +191,7 @@ def version_limit() -> int:
     """How many past file versions one run may parse: SCORECARD_MAX_VERSIONS (a positive whole number), else 500.
 
     Set by whoever runs scorecard, never by the ledger: a pull request cannot raise it."""
-    try:
-        return max(1, int(os.environ.get("SCORECARD_MAX_VERSIONS", MAX_VERSIONS)))
-    except ValueError:
-        return MAX_VERSIONS
+    return env_count("SCORECARD_MAX_VERSIONS", MAX_VERSIONS)
 
 
 class BlobReader:

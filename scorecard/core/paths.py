@@ -154,6 +154,14 @@ def read_regular(path: Path | str, rel: str, limit: int) -> bytes:
         os.close(fd)
 
 
+def read_unlinked(path: Path, limit: int) -> bytes:
+    """read_regular for a file a command edits in place (a README, a .gitignore): never one that is itself a
+    symlink (PathProblem SC404), so what is read and then replaced is the file named."""
+    if stat.S_ISLNK(os.lstat(path).st_mode):
+        raise PathProblem("SC404", f"'{path.name}' is a symlink", "name the file it points to")
+    return read_regular(path, path.name, limit)
+
+
 def name_suffix(rel: str) -> str:
     """The lowercase suffix of a path's last name ('.json'), or '' when it has none."""
     name = rel.rsplit("/", 1)[-1]
@@ -163,6 +171,15 @@ def name_suffix(rel: str) -> str:
 def normalise(rel: str) -> str:
     """rel with ./ and empty segments removed, for comparing and linking."""
     return "/".join(part for part in rel.split("/") if part not in ("", "."))
+
+
+def env_count(name: str, default: int) -> int:
+    """A limit set by whoever runs scorecard (never by the ledger): the environment's positive whole number, at
+    least 1, else default where it is not one."""
+    try:
+        return max(1, int(os.environ.get(name, default)))
+    except ValueError:
+        return default
 
 
 def builtin_templates() -> Path:

@@ -37,17 +37,21 @@ def _undo(tree: dict[str, str], commit: Commit) -> None:
             tree[ch.old_path] = ch.old_blob
 
 
+def emptied_and_filled(commit: Commit) -> tuple[list[str], list[tuple[str, str]]]:
+    """The paths a commit empties (a rename's old path, a deletion) and those it fills (path, blob), applied in
+    that order by every replay of it (here and the walk): two files that swap names keep both."""
+    emptied = [ch.old_path if ch.status == "R" and ch.old_path is not None else ch.path for ch in commit.changes
+               if ch.status in ("R", "D")]
+    return emptied, [(ch.path, ch.blob) for ch in commit.changes if ch.status != "D"]
+
+
 def _head(commits: list[Commit]) -> dict[str, str]:
     tree: dict[str, str] = {}
     for commit in commits:
-        for ch in commit.changes:  # emptied first, then filled: as the walk replays a commit
-            if ch.status == "R" and ch.old_path is not None:
-                tree.pop(ch.old_path, None)
-            elif ch.status == "D":
-                tree.pop(ch.path, None)
-        for ch in commit.changes:
-            if ch.status != "D":
-                tree[ch.path] = ch.blob
+        emptied, filled = emptied_and_filled(commit)
+        for path in emptied:
+            tree.pop(path, None)
+        tree.update(filled)
     return tree
 
 

@@ -270,21 +270,14 @@ class _Replay:
 
     def _update_tree(self, commit: Commit) -> tuple[set[str], dict[str, str]]:
         """The paths the commit touched, and its renames of dimension files (new path -> old)."""
-        touched: set[str] = set()
-        renames: dict[str, str] = {}
-        for ch in commit.changes:  # every path a commit empties first: two files that swap names keep both
-            if ch.old_path is not None and ch.status == "R":
-                self._set(ch.old_path, None)
-                touched.add(ch.old_path)
-                if _dimension_path(ch.old_path) and _dimension_path(ch.path):
-                    renames[ch.path] = ch.old_path
-            elif ch.status == "D":
-                self._set(ch.path, None)
-            touched.add(ch.path)
-        for ch in commit.changes:
-            if ch.status != "D":
-                self._set(ch.path, ch.blob)
-        return touched, renames
+        emptied, filled = bound.emptied_and_filled(commit)
+        for path in emptied:
+            self._set(path, None)
+        for path, blob in filled:
+            self._set(path, blob)
+        renames = {ch.path: ch.old_path for ch in commit.changes if ch.status == "R" and ch.old_path is not None
+                   and _dimension_path(ch.old_path) and _dimension_path(ch.path)}
+        return set(emptied) | {path for path, _ in filled}, renames
 
     def _set(self, path: str, blob: str | None) -> None:
         old = self.tree.pop(path, None)

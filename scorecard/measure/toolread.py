@@ -58,7 +58,9 @@ def places(data: JsonValue, text: str) -> list[Where]:
     return list(picked.where) if picked is not None else []
 
 
-def _sibling(get: GetArtifact) -> tools.Sibling:
+def sibling(get: GetArtifact) -> tools.Sibling:
+    """A tool's reader of a file beside its output (asv's benchmarks.json): its data, or None where it cannot be
+    read (a path it may not read states no unit: the typed one stands)."""
     def read(rel: str) -> JsonValue | None:
         try:
             art = get(rel)
@@ -77,7 +79,7 @@ def source(spec, art: Artifact, get: GetArtifact, loc: Loc, name: str | None, un
             raise refuse("SC208", loc + (key,), f"format: {spec.format} selects by the tool's own words; {key}: "
                          "cannot be given beside it", f"remove {key}:, and name the entry with benchmark: (and "
                          "metric: where the tool writes several)")
-    req = tools.Request(spec.benchmark, spec.metric, spec.stat or "median", loc, art.rel, _sibling(get))
+    req = tools.Request(spec.benchmark, spec.metric, spec.stat or "median", loc, art.rel, sibling(get))
     picked = tools.pick(spec.format, art.data, req)
     values = _numbers(art, picked, described(spec), loc + ("format",))
     try:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 
 from jinja2 import TemplateError
 
+from ..core.paths import env_count
 from .themes import TemplateRefused, template_location
 
 MEMORY_MB = 1024
@@ -44,13 +45,8 @@ class ChildTemplateError(TemplateError):
 
 def limits() -> tuple[int, int]:
     """(memory in bytes, CPU seconds), from the environment or the defaults."""
-    def number(name: str, default: int) -> int:
-        try:
-            return max(1, int(os.environ.get(name, default)))
-        except ValueError:
-            return default
-    return number("SCORECARD_TEMPLATE_MEMORY_MB", MEMORY_MB) * 1024 * 1024, \
-        number("SCORECARD_TEMPLATE_CPU_SECONDS", CPU_SECONDS)
+    return env_count("SCORECARD_TEMPLATE_MEMORY_MB", MEMORY_MB) * 1024 * 1024, \
+        env_count("SCORECARD_TEMPLATE_CPU_SECONDS", CPU_SECONDS)
 
 
 def available() -> bool:
