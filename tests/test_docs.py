@@ -32,7 +32,7 @@ def test_docs_link_to_files_that_exist():
 
 
 def test_example_workflow_and_config_parse():
-    workflow = yaml.safe_load((REPO / "docs/examples/scorecard.yml").read_text())
+    workflow = yaml.safe_load((REPO / "docs/examples/scorecard-ledger.yml").read_text())
     steps = " ".join(str(s.get("run", "")) for s in workflow["jobs"]["validate"]["steps"])
     assert "scorecard validate --strict --format github" in steps and "scorecard diff" in steps
     config = yaml.safe_load((REPO / "docs/examples/pre-commit-config.yaml").read_text())

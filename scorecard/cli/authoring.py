@@ -5,6 +5,7 @@ Lazy imports: each command's own modules are imported inside it, so `scorecard -
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -38,34 +39,48 @@ def schema(out: str | None, kind: str | None) -> None:
 
 
 @main.command()
-@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path), default=".")
 @click.option("--subject", default="oursys", show_default=True, help="The system being scored.")
 @click.option("--title", default="Our scorecard", show_default=True, help="The scorecard's title.")
 @click.option("--ci", type=click.Choice(["github", "none"]), default="github", show_default=True,
-              help="github: also write .github/workflows/scorecard.yml (validate pull requests, publish the site "
-                   "to GitHub Pages); none: no workflow.")
+              help="github: also write a GitHub workflow (validate pull requests; publish the site to GitHub Pages "
+                   "unless the repository publishes Pages already); none: no workflow.")
+@click.option("--workflow-name", default=None, metavar="NAME",
+              help="The workflow's file name under .github/workflows/ (default: scorecard-ledger.yml); one per "
+                   "ledger where a repository holds several.")
 @click.option("--example", is_flag=True, help="Also write two example dimensions and their artifact (example text "
               "validate warns of, and --strict refuses, until it is replaced).")
 @click.option("--dry-run", is_flag=True, help="Say what would be created and changed; write nothing.")
-def init(folder: Path, subject: str, title: str, ci: str, example: bool, dry_run: bool) -> None:
-    """Create a new ledger in FOLDER that validates and builds as it stands, with its pre-commit hook and (unless
-    --ci none) a GitHub workflow that installs this same scorecard. A .gitignore or .pre-commit-config.yaml FOLDER
-    has already is added to, never replaced."""
+def init(folder: Path, subject: str, title: str, ci: str, workflow_name: str | None, example: bool,
+         dry_run: bool) -> None:
+    """Create a new ledger in FOLDER (default: here) that validates and builds as it stands, with its pre-commit
+    hook and (unless --ci none) a GitHub workflow that installs this same scorecard. In a git repository both go to
+    its top, set to the ledger's folder. A .gitignore or .pre-commit-config.yaml there already is added to, never
+    replaced."""
     from .scaffold import init as make
 
     said: list[str] = []
-    written, note = make(folder, subject=subject, title=title, ci=ci, example=example, dry_run=dry_run, said=said)
-    for rel in written:
-        _echo(f"{'would create' if dry_run else 'created'} {folder / rel}")
+    made = make(folder, subject=subject, title=title, ci=ci, example=example, dry_run=dry_run, said=said,
+                workflow_name=workflow_name)
+    for rel in made.written:
+        _echo(f"{'would create' if dry_run else 'created'} {_shown(made.top / rel)}")
     for line in said:
-        _echo(f"would change {line}" if dry_run and not line.startswith("left ") else line)
-    if note:
-        _echo(f"check: {note}")
+        _echo(f"would change {line}" if dry_run and not line.startswith(("left ", "note: ")) else line)
+    if made.note:
+        _echo(f"check: {made.note}")
     if dry_run:
         return
-    _echo(f"next: cd {folder} && scorecard validate && scorecard build" if example else
-          f"next: cd {folder} && scorecard new performance/<id> (one record per dimension; CATEGORY/ID names it), "
-          "then scorecard validate")
+    _echo(f"next: cd {_shown(folder)} && scorecard validate && scorecard build" if example else
+          f"next: cd {_shown(folder)} && scorecard new performance/<id> (one record per dimension; CATEGORY/ID names "
+          "it), then scorecard validate")
+
+
+def _shown(path: Path) -> str:
+    """A path as the user reaches it from here: relative where it is below the working folder."""
+    try:
+        return os.path.relpath(path) if Path(path).absolute().is_relative_to(Path.cwd()) else str(path)
+    except ValueError:  # another drive
+        return str(path)
 
 
 @main.command()

@@ -93,16 +93,17 @@ def precommit(path: Path, entry: str) -> Edit:
     return Edit(path, new_text.encode("utf-8"), raw, "added the scorecard-validate hook")
 
 
-def edits_of(folder: Path, files: dict[str, str], said: list[str], entry: str) -> list[Edit]:
-    """The edits of the files folder has already (taken out of files), with a line each in said."""
+def edits_of(folder: Path, files: dict[str, str], said: list[str], entry: str, rels: tuple[str, str]) -> list[Edit]:
+    """The edits of the files folder has already (taken out of files), with a line each in said: rels names the
+    .gitignore and the .pre-commit-config.yaml, relative to folder."""
     edits = []
-    for rel in (".gitignore", ".pre-commit-config.yaml"):
+    for rel in rels:
         path = folder / rel
         if not (path.exists() or path.is_symlink()):
             continue
         files.pop(rel)
         try:
-            edit = gitignore(path) if rel == ".gitignore" else precommit(path, entry)
+            edit = gitignore(path) if rel == rels[0] else precommit(path, entry)
         except Left as exc:
             said.append(f"left {rel}: {exc}")
             continue

@@ -12,15 +12,15 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from .. import DISTRIBUTION, __version__
 from ..core.findings import UserError
 from ..ledger.load import CATEGORY_FILE, SETTINGS_FILE, SLUG_RE
 from ..ledger.model import MODELS, json_schema
 from ..core.statuses import MEASURED, STATUSES
 
 
+from .hookconfig import precommit_entry, precommit_text
 from .newrecord import yaml_text
 
 if TYPE_CHECKING:
@@ -97,38 +97,6 @@ RESULT = """result:                               # required for leads, parity, 
 """
 
 GITIGNORE = "/site/\n/.site-*/\n"  # anchored: the ledger's own, not every folder of that name below
-PRECOMMIT_REPO = """# pre-commit: validate the ledger on every commit (https://pre-commit.com). It runs without
-# --strict, so a warning (example text, a suspect claim) shows but does not stop a commit; the
-# workflow's pull-request check runs with --strict, as the publish does.
-# pre-commit installs scorecard {version} from the repository and commit it came from (the hook
-# is that repository's .pre-commit-hooks.yaml); `pre-commit autoupdate` moves it to the newest tag.
-repos:
-"""
-HOOK_REPO = """  - repo: {repo}
-    rev: {rev}  # scorecard {version}
-    hooks:
-      - id: scorecard-validate
-        verbose: true   # pre-commit hides a passing hook's output: this shows its warnings too
-"""
-PRECOMMIT = """{check}# pre-commit: validate the ledger on every commit (https://pre-commit.com). It runs without
-# --strict, so a warning (example text, a suspect claim) shows but does not stop a commit; the
-# workflow's pull-request check runs with --strict, as the publish does.
-# pre-commit installs scorecard {version} into an environment of its own (language: python), so
-# the hook works without activating a virtualenv; `pre-commit autoupdate` does not move it: edit
-# the version below to upgrade.
-repos:
-"""
-HOOK_LOCAL = """  - repo: local
-    hooks:
-      - id: scorecard-validate
-        name: scorecard validate
-        entry: scorecard validate
-        language: python
-        additional_dependencies: ["{distribution}=={version}"]
-        pass_filenames: false
-        verbose: true   # pre-commit hides a passing hook's output: this shows its warnings too
-        files: ^(scorecard\\.yaml|claims/|evidence/|templates/|.*\\.md$)
-"""
 
 
 def _schemas() -> dict[str, str]:
@@ -142,12 +110,14 @@ def _writable(root: Path, files: dict[str, str]) -> None:
     real_root = root.resolve()
     clashes = sorted(rel for rel in files if (root / rel).exists() or (root / rel).is_symlink())
     if clashes:
-        raise ScaffoldRefused(f"refusing to overwrite {', '.join(clashes)}; nothing was written")
+        hint = " (--workflow-name gives this ledger's workflow a name of its own)" if any(
+            rel.startswith(".github/workflows/") for rel in clashes) else ""
+        raise ScaffoldRefused(f"refusing to overwrite {', '.join(clashes)}{hint}; nothing was written")
     for rel in files:
         folder = (root / rel).parent
-        while not (folder.exists() or folder.is_symlink()):
+        while not (folder.exists() or folder.is_symlink()) and folder != root:
             folder = folder.parent
-        if not folder.resolve().is_relative_to(real_root):
+        if (folder.exists() or folder.is_symlink()) and not folder.resolve().is_relative_to(real_root):
             raise ScaffoldRefused(f"refusing to write {rel}: {folder} leads out of {root} through a symlink; "
                                   "nothing was written")
 
@@ -173,21 +143,77 @@ def _write_all(root: Path, files: dict[str, str]) -> list[str]:
     return sorted(files)
 
 
+class Made(NamedTuple):
+    """What init did: the files it wrote (with dry_run, would write), relative to top; a note for the user ('' when
+    none); and the folder they are relative to (the repository's top: repo.place)."""
+
+    written: list[str]
+    note: str
+    top: Path
+
+
 def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci: str = "github",
          install: Origin | tuple[str, str] | None = None, example: bool = False, dry_run: bool = False,
-         said: list[str] | None = None) -> tuple[list[str], str]:
+         said: list[str] | None = None, workflow_name: str | None = None) -> Made:
     """A new ledger in folder: settings, one category (with example, a no-claim and a measured example dimension
     and its artifact: example text validate warns of until replaced), and tooling: the pre-commit hook and (with
     ci="github") the GitHub workflow, each installing scorecard from where install says (by default, where the
     running one came from: workflow.origin()). Without example no record: `scorecard new` makes the first.
 
-    A .gitignore and a .pre-commit-config.yaml the folder has already are added to, never replaced
+    In a git repository the hook config and the workflow go to its top, where pre-commit and GitHub read them, set
+    to the ledger's folder (repo.place); the workflow publishes no site where the repository publishes Pages
+    already. A .gitignore and a .pre-commit-config.yaml there already are added to, never replaced
     (cli/existing.py); said gets a line for each, and for what is left to do by hand. With dry_run nothing is
-    written. Returns the files written (with dry_run, that would be) and a note for the user ('' when none)."""
+    written."""
+    from .repo import PlaceRefused, place
+    from .repo import workflow_name as named
+
+    said = said if said is not None else []
+
     if (folder / SETTINGS_FILE).exists():
         raise ScaffoldRefused(f"{folder} already holds a ledger ({SETTINGS_FILE}); nothing was written")
     if folder.exists() and not folder.is_dir():
         raise ScaffoldRefused(f"{folder} is a file; nothing was written")
+    try:
+        where, name = place(folder, ci == "github"), named(workflow_name)
+    except PlaceRefused as exc:
+        raise ScaffoldRefused(str(exc)) from None
+    files = {where.rel(rel): text for rel, text in _ledger_files(subject, title, example).items()}
+    from .workflow import Origin, running_origin, workflow_text
+
+    found = Origin(*install) if isinstance(install, tuple) else install or running_origin()
+    files[".pre-commit-config.yaml"] = precommit_text(found, where.ledger)
+    if ci == "github":
+        files[f".github/workflows/{name}"] = workflow_text(found.spec, found.note, where.ledger, where.pages, name)
+        if where.pages:
+            said.append(
+                f"note: {where.pages}, so .github/workflows/{name} checks pull requests and publishes nothing "
+                "(docs/getting-started.md says how to build the scorecard into your site)")
+    from .existing import edits_of
+
+    edits = edits_of(where.top, files, said, precommit_entry(found, where.ledger),
+                     (where.rel(".gitignore"), ".pre-commit-config.yaml"))
+    if dry_run:
+        return Made(sorted(files), found.note, where.top)
+    _writable(where.top, files)  # before any edit or folder: a refusal changes nothing
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a dangling link, a file on the way
+        raise ScaffoldRefused(f"cannot make {folder}: {exc.strerror}; nothing was written") from None
+    if edits:
+        from .existing import apply
+        from ..core.paths import EditRefused
+
+        try:
+            apply(edits, where.top)
+        except EditRefused as exc:
+            raise ScaffoldRefused(f"{exc}") from None
+    return Made(_write_all(where.top, files), found.note, where.top)
+
+
+def _ledger_files(subject: str, title: str, example: bool) -> dict[str, str]:
+    """The files of a new ledger's own folder (relative to it): settings, a category, .gitignore and the schemas,
+    and with example the example dimensions."""
     files = {
         SETTINGS_FILE: SETTINGS.format(modeline=_modeline("scorecard", 0), title=yaml_text(title),
                                        subject=yaml_text(subject)),
@@ -202,29 +228,7 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci
         files[f"claims/performance/{CATEGORY_FILE}"] = files[f"claims/performance/{CATEGORY_FILE}"].replace(
             "summary: what this category covers      # optional, Markdown",
             "# summary: what this category covers    # optional, Markdown")
-    from .workflow import Origin, running_origin, workflow_text
-
-    found = Origin(*install) if isinstance(install, tuple) else install or running_origin()
-    files[".pre-commit-config.yaml"] = precommit_text(found)
-    note = found.note
-    if ci == "github":
-        files[".github/workflows/scorecard.yml"] = workflow_text(found.spec, found.note)
-    from .existing import edits_of
-
-    edits = edits_of(folder, files, said if said is not None else [], precommit_entry(found))
-    if dry_run:
-        return sorted(files), note
-    folder.mkdir(parents=True, exist_ok=True)
-    _writable(folder, files)  # before any edit: a refusal changes nothing
-    if edits:
-        from .existing import apply
-        from ..core.paths import EditRefused
-
-        try:
-            apply(edits, folder)
-        except EditRefused as exc:
-            raise ScaffoldRefused(f"{exc}") from None
-    return _write_all(folder, files), note
+    return files
 
 
 TOOL_RESULT = """result:                               # required for leads, parity, trails, inconclusive, simulated
@@ -285,22 +289,6 @@ def _example_files() -> dict[str, str]:
                      "commit": "0000000", "date": "2026-01-01", "machine": "example", "command": "your benchmark"},
             "runs": {"peak": {"requests_per_s": 80}}}, indent=2) + "\n",
     }
-
-
-def precommit_entry(found: Origin) -> str:
-    """The hook as one item of a config's repos: list: from the repository and commit found came from where it came
-    from git, else the version pin."""
-    if found.repo and found.rev:
-        return HOOK_REPO.format(repo=found.repo, rev=found.rev, version=__version__)
-    return HOOK_LOCAL.format(version=__version__, distribution=DISTRIBUTION)
-
-
-def precommit_text(found: Origin) -> str:
-    """The hook's config, installing scorecard from where found says (precommit_entry), with a CHECK line where
-    that is a guess."""
-    head = PRECOMMIT_REPO.format(version=__version__) if found.repo and found.rev else \
-        PRECOMMIT.format(version=__version__, check=f"# CHECK: {found.note}\n" if found.note else "")
-    return head + precommit_entry(found)
 
 
 def _from_slug(slug: str) -> str:

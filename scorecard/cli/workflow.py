@@ -1,7 +1,7 @@
 """The GitHub workflow `scorecard init` writes: pull requests validated, the site built and published from the
 default branch, every action pinned to a commit, no expression inside a shell.
 
-The pins are one table (ACTIONS), shared with action.yml and docs/examples/scorecard.yml, which
+The pins are one table (ACTIONS), shared with action.yml and docs/examples/scorecard-ledger.yml, which
 tests/test_workflow.py checks against it; each is the newest release of the action's own repository, on a
 supported runtime, referenced by the commit its tag names (`git rev-parse vX.Y.Z^{commit}`).
 
@@ -79,7 +79,7 @@ def origin(direct_url: str | None, version: str = __version__) -> Origin:
     where = "a local checkout" if "dir_info" in found else "a local file"
     return Origin(f"{DISTRIBUTION}=={version}", f"scorecard {version} was installed from {where}, which neither the "
                   f"workflow nor pre-commit can reach: both install {DISTRIBUTION}=={version} from the package "
-                  "index. Check the install lines of .github/workflows/scorecard.yml and .pre-commit-config.yaml.")
+                  "index. Check the install lines of the workflow and of .pre-commit-config.yaml.")
 
 
 def _checkout(url: str) -> tuple[str, str] | None:
@@ -127,23 +127,32 @@ def running_install_spec() -> tuple[str, str]:
     return found.spec, found.note
 
 
-WORKFLOW = """# .github/workflows/scorecard.yml, written by `scorecard init` (scorecard {version}).
-# Pull requests and the default branch run the same two scorecard lines (validate --strict, then
+HEAD = """# .github/workflows/{name}, written by `scorecard init` (scorecard {version}).
+# Pull requests{and_default} run the same two scorecard lines (validate --strict, then
 # build --strict --history into a temporary folder), so a pull request that passes can be published.
-# Pull requests also say what they change in the job summary; the default branch publishes the
-# build to GitHub Pages (Settings > Pages > Source: GitHub Actions). --strict refuses warnings (the
-# example text scorecard new wrote, a suspect claim) but not a source or an artifact that aged
-# while committed unchanged, which the site and the summary show. A pull request from a fork runs
-# with a read-only token and no secrets.
+{publishing}# --strict refuses warnings (the example text scorecard new wrote, a suspect claim) but not a
+# source or an artifact that aged while committed unchanged, which the site and the summary show.
+# A pull request from a fork runs with a read-only token and no secrets.
 # The actions are pinned to commits (the release in the comment); docs/recipes.md has a Dependabot
 # configuration that keeps them current.
-{check}name: scorecard
+{check}name: {title}
 on:
   pull_request:
-  push:
-permissions: {{}}  # none by default: each job asks for what it needs
-jobs:
-  validate:
+{push}permissions: {{}}  # none by default: each job asks for what it needs
+{defaults}jobs:
+"""
+
+PUBLISHING = """# Pull requests also say what they change in the job summary; the default branch publishes the
+# build to GitHub Pages (Settings > Pages > Source: GitHub Actions).
+"""
+NOT_PUBLISHING = """# Pull requests also say what they change in the job summary. This workflow does not publish:
+# the repository publishes GitHub Pages already, and a repository has one Pages site. Found:
+#   {pages}
+# To put the scorecard beside your site, add the build line to the job that builds the site, with
+# --out <the site's folder>/scorecard (docs/getting-started.md, "A site you publish already").
+"""
+
+VALIDATE = """  validate:
     name: Validate the ledger
     if: github.event_name == 'pull_request'
     runs-on: ubuntu-latest
@@ -151,14 +160,31 @@ jobs:
     permissions:
       contents: read  # check out the pull request
     concurrency:
-      group: scorecard-${{{{ github.ref }}}}
+      group: ${{{{ github.workflow }}}}-${{{{ github.ref }}}}
       cancel-in-progress: true
     steps:
       - uses: {checkout}
         with:
           fetch-depth: 0  # the merge base, for the diff
           persist-credentials: false
-      - uses: {setup_python}
+{touched}{guarded}"""
+
+# A ledger in a subfolder: the pull-request job always runs (a required check never waits for a job a path filter
+# left out) and checks nothing when the pull request changes neither the ledger nor this workflow.
+TOUCHED = """      - name: Does the pull request change the ledger?
+        id: touched
+        env:
+          BASE_REF: ${{{{ github.base_ref }}}}
+        run: |
+          if git diff --quiet "origin/$BASE_REF...HEAD" -- . ":(top).github/workflows/{name}"; then
+            echo "changed=false" >> "$GITHUB_OUTPUT"
+            echo "Neither {ledger}/ nor this workflow changed: nothing to check." >> "$GITHUB_STEP_SUMMARY"
+          else
+            echo "changed=true" >> "$GITHUB_OUTPUT"
+          fi
+"""
+
+REVIEW_STEPS = """      - uses: {setup_python}
         with:
           python-version: "3.12"
       - name: Install scorecard
@@ -167,7 +193,9 @@ jobs:
         env:
           BASE_REF: ${{{{ github.base_ref }}}}
         run: scorecard diff --merge-base "origin/$BASE_REF" HEAD --format markdown >> "$GITHUB_STEP_SUMMARY"
-{check_steps}  publish:
+{check_steps}"""
+
+PUBLISH = """  publish:
     name: Build and publish the site
     if: github.event_name == 'push' && github.ref_name == github.event.repository.default_branch
     runs-on: ubuntu-latest
@@ -208,10 +236,30 @@ CHECK_STEPS = """      - name: Validate (annotations on the changed files; every
 """
 
 
-def workflow_text(spec: str, note: str = "") -> str:
-    """The workflow, installing spec (a pip requirement); note, if any, as a CHECK comment at its top."""
-    return WORKFLOW.format(version=__version__, spec=spec, check=f"# CHECK: {note}\n" if note else "",
-                           check_steps=CHECK_STEPS,
-                           checkout=uses("actions/checkout"), setup_python=uses("actions/setup-python"),
-                           upload_pages=uses("actions/upload-pages-artifact"),
-                           deploy_pages=uses("actions/deploy-pages"))
+def _guarded(steps: str, condition: str) -> str:
+    """steps (a job's step list as text) with `if: condition` in each step."""
+    return re.sub(r"^(      - [^\n]*\n)", lambda m: f"{m.group(1)}        if: {condition}\n", steps, flags=re.M)
+
+
+def workflow_text(spec: str, note: str = "", ledger: str = "", pages: str = "", name: str = "scorecard-ledger.yml") \
+        -> str:
+    """The workflow .github/workflows/NAME, installing spec (a pip requirement); note, if any, as a CHECK comment at
+    its top. For a ledger in a subfolder (ledger, a repo.LEDGER_PATH) its steps run there, the publish runs on a push
+    that changes it, and the pull-request job checks nothing when it is untouched. Where pages says what publishes
+    GitHub Pages already, no publish job."""
+    actions = {"checkout": uses("actions/checkout"), "setup_python": uses("actions/setup-python"),
+               "upload_pages": uses("actions/upload-pages-artifact"), "deploy_pages": uses("actions/deploy-pages")}
+    review = REVIEW_STEPS.format(spec=spec, check_steps=CHECK_STEPS, **actions)
+    touched = TOUCHED.format(name=name, ledger=ledger) if ledger else ""
+    push = "" if pages else "  push:\n" if not ledger else \
+        f"  push:\n    paths:  # the publish: only when the ledger or this workflow changes\n" \
+        f"      - \"{ledger}/**\"\n      - \".github/workflows/{name}\"\n"
+    head = HEAD.format(
+        name=name, version=__version__, check=f"# CHECK: {note}\n" if note else "", push=push,
+        title=f"scorecard ({ledger})" if ledger else "scorecard",
+        and_default="" if pages else " and the default branch",
+        publishing=NOT_PUBLISHING.format(pages=pages) if pages else PUBLISHING,
+        defaults=f"defaults:\n  run:\n    working-directory: \"{ledger}\"  # the ledger's folder\n" if ledger else "")
+    validate = VALIDATE.format(touched=touched, guarded=_guarded(review, "steps.touched.outputs.changed == 'true'")
+                               if ledger else review, **actions)
+    return head + validate + ("" if pages else PUBLISH.format(spec=spec, check_steps=CHECK_STEPS, **actions))
