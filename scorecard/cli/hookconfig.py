@@ -25,7 +25,7 @@ HOOK_REPO = """  - repo: {repo}
       - id: scorecard-validate
         verbose: true   # pre-commit hides a passing hook's output: this shows its warnings too
 """
-PRECOMMIT = """{check}# pre-commit: validate the ledger on every commit (https://pre-commit.com). It runs without
+PRECOMMIT = """# pre-commit: validate the ledger on every commit (https://pre-commit.com). It runs without
 # --strict, so a warning (example text, a suspect claim) shows but does not stop a commit; the
 # workflow's pull-request check runs with --strict, as the publish does.
 # pre-commit installs scorecard {version} into an environment of its own (language: python), so
@@ -51,7 +51,8 @@ def precommit_entry(found: Origin, ledger: str = "") -> str:
     from git, else the version pin. For a ledger in a subfolder (a repo.LEDGER_PATH), run there and only when a
     commit changes it."""
     pinned = bool(found.repo and found.rev)
-    entry = HOOK_REPO.format(repo=found.repo, rev=found.rev, version=__version__) if pinned else \
+    entry = f"# CHECK: {found.note}\n" if found.note else ""  # with the entry, in a config of its own or not
+    entry += HOOK_REPO.format(repo=found.repo, rev=found.rev, version=__version__) if pinned else \
         HOOK_LOCAL.format(version=__version__, distribution=DISTRIBUTION)
     if ledger:
         entry += f'        args: [--root, "{ledger}"]   # the ledger\'s folder\n'
@@ -64,5 +65,5 @@ def precommit_text(found: Origin, ledger: str = "") -> str:
     """The hook's config, installing scorecard from where found says (precommit_entry), with a CHECK line where
     that is a guess."""
     head = PRECOMMIT_REPO.format(version=__version__) if found.repo and found.rev else \
-        PRECOMMIT.format(version=__version__, check=f"# CHECK: {found.note}\n" if found.note else "")
+        PRECOMMIT.format(version=__version__)
     return head + precommit_entry(found, ledger)
