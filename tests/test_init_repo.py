@@ -41,6 +41,14 @@ jobs:
 """
 
 
+PAGES_STEPS = {
+    "action in other case": "jobs:\n  d:\n    steps:\n      - uses: 'Actions/Deploy-Pages@v4'\n",
+    "mkdocs gh-deploy": "jobs:\n  d:\n    steps:\n      - run: |\n          pip install mkdocs\n"
+                        "          mkdocs gh-deploy --force\n",
+    "a comment": "jobs:\n  d:\n    steps:\n      # not yet: uses: actions/deploy-pages@v4\n      - run: make\n",
+}
+
+
 def _repository(tmp_path: Path, pages: str = "") -> Path:
     """A team's repository: its code, a .gitignore, a .pre-commit-config.yaml and, as pages says, what publishes
     GitHub Pages (a workflow, a gh-pages branch of its own or of its remote, a CNAME)."""
@@ -60,7 +68,13 @@ def _repository(tmp_path: Path, pages: str = "") -> Path:
     if pages == "branch":
         git(top, "branch", "gh-pages")
     elif pages == "remote branch":
+        git(top, "update-ref", "refs/remotes/origin/gh-pages", "HEAD")
+    elif pages == "upstream branch":  # a fork's upstream publishes its own Pages, not this repository's
         git(top, "update-ref", "refs/remotes/upstream/gh-pages", "HEAD")
+    elif pages in PAGES_STEPS:
+        (top / ".github/workflows").mkdir(parents=True)
+        (top / ".github/workflows/site.yml").write_text(PAGES_STEPS[pages])
+        commit(top, "site", 0)
     return top
 
 
@@ -166,6 +180,8 @@ def test_the_subfolder_workflow_checks_nothing_when_the_ledger_is_untouched_and_
     ("remote branch", "a gh-pages branch publishes GitHub Pages"),
     ("CNAME", "CNAME names a GitHub Pages domain"),
     ("docs/CNAME", "docs/CNAME names a GitHub Pages domain"),
+    ("action in other case", ".github/workflows/site.yml deploys GitHub Pages"),
+    ("mkdocs gh-deploy", ".github/workflows/site.yml deploys GitHub Pages"),
 ])
 def test_a_repository_that_publishes_pages_already_gets_a_check_and_no_publish(tmp_path, pages, found):
     top = _repository(tmp_path, pages)
@@ -178,8 +194,9 @@ def test_a_repository_that_publishes_pages_already_gets_a_check_and_no_publish(t
     assert f"#   {found}\n" in text and "deploy-pages" not in text and "pages: write" not in text
 
 
-def test_a_repository_with_no_pages_gets_the_publish(tmp_path):
-    top = _repository(tmp_path)
+@pytest.mark.parametrize("pages", ["", "upstream branch", "a comment"])
+def test_a_repository_with_no_pages_gets_the_publish(tmp_path, pages):
+    top = _repository(tmp_path, pages)
     assert run_cli("init", "scorecard", cwd=top).returncode == 0
     assert set(yaml.safe_load((top / WORKFLOW).read_text())["jobs"]) == {"validate", "publish"}
 
@@ -240,3 +257,72 @@ def test_a_folder_that_is_a_dangling_link_is_refused_with_a_sentence(tmp_path):
     proc = run_cli("init", "ledger", cwd=tmp_path)
     assert proc.returncode == 2 and "nothing was written" in proc.stderr and "internal error" not in proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ledger"]
+
+
+# --- the hostile pass on init into a repository ------------------------------------------------------------------
+
+def _tree(top: Path) -> dict:
+    return {p.relative_to(top): (p.read_bytes() if p.is_file() else None) for p in top.rglob("*")
+            if ".git" not in p.relative_to(top).parts}
+
+
+@pytest.mark.parametrize("setup, args, said", [
+    (lambda top: (top / ".github").write_text("not a folder\n"), ["led"], ".github is not a folder"),
+    (lambda top: None, ["led", "--workflow-name", "w" * 300], "nothing was written"),
+    (lambda top: None, ["x" * 300], "nothing was written"),
+    (lambda top: None, ["led", "--title", "caf\udcff"], "not UTF-8"),
+    (lambda top: None, [".git/hooks/led"], "inside a .git folder"),
+    (lambda top: (top / ".github/workflows").mkdir(parents=True) or
+     (top / WORKFLOW).write_text("name: theirs\n"), ["led", "--dry-run"], "refusing to overwrite"),
+])
+def test_a_refusal_leaves_the_repository_as_it_was(tmp_path, setup, args, said):
+    """Every refusal before the first byte: no edited config, no empty folders, a sentence and exit 2 (the hostile
+    pass found an appended hook and empty folders after 'nothing was kept', and exit 3 for a long name or a title in
+    the terminal's own bytes; a dry run said 'would create' of a workflow the run refuses to overwrite)."""
+    top = _repository(tmp_path)
+    setup(top)
+    before = _tree(top)
+    env = {"PYTHONUTF8": "0"} if any("\udcff" in a for a in args) else None
+    import subprocess
+
+    from conftest import scorecard_command
+
+    proc = subprocess.run([*scorecard_command(), "init", *[a.encode("utf-8", "surrogateescape") for a in args]],
+                          cwd=top, capture_output=True, timeout=120, env={**os.environ, **(env or {})})
+    out = (proc.stdout + proc.stderr).decode("utf-8", "replace")
+    assert proc.returncode == 2, out
+    assert said in out and "internal error" not in out
+    assert _tree(top) == before
+
+
+def test_a_broken_repository_is_refused_not_taken_for_no_repository(tmp_path):
+    """git failing inside a repository (a broken config) put the hook config and the workflow in the ledger's own
+    folder, where nothing reads them, with exit 0."""
+    top = _repository(tmp_path)
+    with (top / ".git/config").open("a") as config:
+        config.write("[core\nbroken\n")
+    proc = run_cli("init", "sub/led", cwd=top)
+    assert proc.returncode == 2 and "git cannot read" in proc.stderr and "nothing was written" in proc.stderr
+    assert not (top / "sub").exists()
+
+
+def test_a_bare_repository_is_refused(tmp_path):
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    proc = run_cli("init", "led", cwd=bare)
+    assert proc.returncode == 2 and "nothing was written" in proc.stderr, proc.stdout + proc.stderr
+    assert not (bare / "led").exists()
+
+
+def test_annotations_name_files_from_the_repositorys_top_in_a_subfolder_ledger(tmp_path):
+    """GitHub places an annotation by its path from the repository's top; the workflow's steps run in the ledger's
+    folder, so the paths were the ledger's own (scorecard.yaml, not bench/ledger/scorecard.yaml)."""
+    top = _repository(tmp_path)
+    assert run_cli("init", "bench/ledger", "--ci", "none", cwd=top).returncode == 0
+    (top / "bench/ledger/claims/performance/x.yaml").write_text("title: [\n")
+    proc = run_cli("validate", "--format", "github", cwd=top / "bench/ledger", env={"GITHUB_WORKSPACE": str(top)})
+    assert "::error file=bench/ledger/claims/performance/x.yaml,line=2" in proc.stdout, proc.stdout
+    sarif = run_cli("validate", "--format", "sarif", cwd=top / "bench/ledger", env={"GITHUB_WORKSPACE": str(top)})
+    assert '"uri": "bench/ledger/claims/performance/x.yaml"' in sarif.stdout
+    plain = run_cli("validate", cwd=top / "bench/ledger", env={"GITHUB_WORKSPACE": str(top)})
+    assert plain.stdout.startswith("claims/performance/x.yaml:2:")  # the terminal's paths stay the ledger's

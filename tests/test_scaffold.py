@@ -378,8 +378,8 @@ def test_init_adds_to_the_files_a_repository_has_and_keeps_every_byte_of_them(tm
         assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
-@pytest.mark.parametrize("config", ["repos: []\n", HOOKS + "default_stages: [pre-commit]\n", "repos:\n- {repo: x}\n",
-                                    "not: [yaml\n", "- a list\n"])
+@pytest.mark.parametrize("config", ["repos: []\n", HOOKS + "default_stages: [pre-commit]\n",
+                                    "repos:\n- {repo: x}\nci: {}\n", "not: [yaml\n", "- a list\n"])
 def test_a_config_init_cannot_add_to_safely_is_left_as_it_is_with_the_lines_to_add(tmp_path, config):
     root = tmp_path / "repo"
     root.mkdir()
@@ -388,6 +388,26 @@ def test_a_config_init_cannot_add_to_safely_is_left_as_it_is_with_the_lines_to_a
     assert proc.returncode == 0, proc.stderr
     assert (root / ".pre-commit-config.yaml").read_text() == config
     assert "left .pre-commit-config.yaml:" in proc.stdout and "id: scorecard-validate" in proc.stdout
+
+
+@pytest.mark.parametrize("config", [
+    "repos:\n-   repo: https://github.com/x/y\n    rev: v1\n    hooks:\n    -   id: z\n",  # pre-commit sample-config
+    "repos:\n- {repo: https://github.com/x/y, rev: v1, hooks: [{id: z}]}\n",
+    "# ours\nrepos:\n\n    # first\n    - repo: https://github.com/x/y\n      rev: v1\n      hooks: [{id: z}]\n",
+    "files: ^src/\nrepos:\n  - repo: https://github.com/x/y\n    rev: v1\n    hooks: [{id: z}]\n",
+])
+def test_a_config_in_another_indentation_is_added_to_in_its_own(tmp_path, config):
+    """The hostile pass: pre-commit's own sample-config ("-   repo:") was left alone as "not YAML"."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / ".pre-commit-config.yaml").write_text(config)
+    proc = run_cli("init", str(root))
+    assert proc.returncode == 0, proc.stderr
+    text = (root / ".pre-commit-config.yaml").read_text()
+    assert text.startswith(config)
+    old, new = yaml.safe_load(config), yaml.safe_load(text)
+    assert new["repos"][:-1] == old["repos"] and new["repos"][-1]["hooks"][0]["id"] == "scorecard-validate"
+    assert ("check: its top-level files:" in proc.stdout) is ("files:" in config)
 
 
 def test_init_dry_run_writes_nothing_and_says_what_it_would(tmp_path):

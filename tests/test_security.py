@@ -235,7 +235,9 @@ def _disk_full_after(monkeypatch, module, calls: int) -> None:
 
 
 def test_new_on_a_full_disk_is_a_clear_refusal_that_keeps_nothing(base_ledger, monkeypatch):
-    _disk_full_after(monkeypatch, scaffold, 1)  # the record is written, its new category file is not
+    from scorecard.cli import writeall
+
+    _disk_full_after(monkeypatch, writeall, 1)  # the record is written, its new category file is not
     with pytest.raises(scaffold.ScaffoldRefused, match="No space left on device"):
         scaffold.new(base_ledger, "fresh/gamma")
     assert not list((base_ledger / "claims/fresh").glob("*"))

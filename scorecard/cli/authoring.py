@@ -79,7 +79,7 @@ def _shown(path: Path) -> str:
     """A path as the user reaches it from here: relative where it is below the working folder."""
     try:
         return os.path.relpath(path) if Path(path).absolute().is_relative_to(Path.cwd()) else str(path)
-    except ValueError:  # another drive
+    except (ValueError, OSError):  # another drive; a working folder deleted meanwhile
         return str(path)
 
 

@@ -35,19 +35,24 @@ def validate(root: str | None, fmt: str, strict: bool, no_cache: bool) -> None:
 
     ledger_root = _root(root)
     result, _ = pipeline.validate(ledger_root, warm=not no_cache)
-    prefix = _cwd_prefix(ledger_root)
+    prefix = _cwd_prefix(ledger_root, fmt in ("github", "sarif"))
     click.echo(report.render(fmt, result.findings, result.dimension_count, style=click.style, prefix=prefix,
                              version=__version__), nl=False)
     sys.exit(EXIT_FINDINGS if pipeline.fails(result, strict) else 0)
 
 
-def _cwd_prefix(root: Path) -> str:
-    """The ledger root relative to the current folder, for annotation paths (empty if it is here)."""
-    try:
-        rel = root.relative_to(Path.cwd().resolve())
-    except ValueError:
-        return ""
-    return "" if str(rel) == "." else rel.as_posix() + "/"
+def _cwd_prefix(root: Path, from_workspace: bool = False) -> str:
+    """The ledger root relative to the current folder, for annotation paths (empty if it is here). With
+    from_workspace, relative to $GITHUB_WORKSPACE where the root is in it: GitHub places an annotation by its path
+    from the repository's top, whatever folder the step runs in (a ledger in a subfolder: working-directory)."""
+    workspace = os.environ.get("GITHUB_WORKSPACE", "") if from_workspace else ""
+    for base in ([Path(workspace)] if workspace else []) + [Path.cwd()]:
+        try:
+            rel = root.resolve().relative_to(base.resolve())
+        except (ValueError, OSError):
+            continue
+        return "" if str(rel) == "." else rel.as_posix() + "/"
+    return ""
 
 
 @main.command()

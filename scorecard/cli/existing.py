@@ -14,6 +14,7 @@ Lazy imports: pyyaml, core.paths and site.write, where a file already exists.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,14 +84,29 @@ def precommit(path: Path, entry: str) -> Edit:
     try:
         old = yaml.safe_load(text)
         item = yaml.safe_load("repos:\n" + entry)["repos"]
-        new_text = _appended(text, entry.rstrip("\n").split("\n"))
+        new_text = _appended(text, _indented_as(text, entry).rstrip("\n").split("\n"))
         new = yaml.safe_load(new_text)
     except yaml.YAMLError:
-        raise Left(f"{path.name} could not be read as YAML; {hint}") from None
+        raise Left(f"{path.name} has no block-style repos: list at its end to add to (with the hook appended it "
+                   f"is not YAML); {hint}") from None
     if not isinstance(old, dict) or not isinstance(old.get("repos"), list) or \
             new != {**old, "repos": old["repos"] + item}:
         raise Left(f"{path.name} has no block-style repos: list at its end to add to; {hint}")
-    return Edit(path, new_text.encode("utf-8"), raw, "added the scorecard-validate hook")
+    said = "added the scorecard-validate hook"
+    if "files" in old or "exclude" in old:
+        said += " (check: its top-level files: or exclude: applies to every hook, and may keep this one from running)"
+    return Edit(path, new_text.encode("utf-8"), raw, said)
+
+
+def _indented_as(text: str, entry: str) -> str:
+    """entry (an item written "  - repo:", its keys 4 spaces in) indented as the file's own repos: items are
+    (pre-commit's sample-config writes "-   repo:")."""
+    found = re.search(r"^repos:[ \t]*(?:#.*)?\r?\n(?:[ \t]*(?:#.*)?\r?\n)*([ ]*)-([ ]+)\S", text, re.M)
+    if found is None or (found[1], found[2]) == ("  ", " "):
+        return entry
+    dash, keys = f"{found[1]}-{found[2]}", " " * (len(found[1]) + 1 + len(found[2]))
+    return "".join(dash + line[4:] if line.startswith("  - ") else keys + line[4:] if line.startswith("    ")
+                   else line for line in entry.splitlines(keepends=True))
 
 
 def edits_of(folder: Path, files: dict[str, str], said: list[str], entry: str, rels: tuple[str, str]) -> list[Edit]:

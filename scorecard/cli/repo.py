@@ -25,8 +25,11 @@ from ..core.findings import UserError
 LEDGER_PATH = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*")
 WORKFLOW_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\.ya?ml")
 DEFAULT_WORKFLOW = "scorecard-ledger.yml"  # not scorecard.yml: OpenSSF Scorecard's workflow is often named so
-# What deploys GitHub Pages from a workflow, as a step's uses: names it.
-DEPLOYERS = ("actions/deploy-pages", "peaceiris/actions-gh-pages", "JamesIves/github-pages-deploy-action")
+# What deploys GitHub Pages from a workflow: an action a step uses (GitHub reads its name in any case), or a command
+# a step runs that pushes a gh-pages branch. A comment naming one is not a use.
+DEPLOYERS = re.compile(r"^[ \t]*(?:-[ \t]+)?(?:uses:[ \t]*['\"]?(?:actions/deploy-pages|peaceiris/actions-gh-pages|"
+                       r"jamesives/github-pages-deploy-action|shalzz/zola-deploy-action)@|(?:run:|-|[^#\n]*\s)"
+                       r"[^#\n]*\b(?:mkdocs gh-deploy|ghp-import)\b)", re.IGNORECASE | re.MULTILINE)
 MAX_WORKFLOW_BYTES = 1024 * 1024
 
 
@@ -51,6 +54,9 @@ class Place:
 def place(folder: Path, workflows: bool) -> Place:
     """The Place of a ledger to be made in folder (which may not exist yet); with workflows, what publishes Pages."""
     folder = Path(folder).absolute()
+    if ".git" in folder.parts:
+        raise PlaceRefused(f"{folder} is inside a .git folder, git's own store: make the ledger in the work tree; "
+                           "nothing was written")
     base, rest = folder, list[str]()
     while not base.exists():
         rest.insert(0, base.name)
@@ -68,21 +74,33 @@ def place(folder: Path, workflows: bool) -> Place:
 
 
 def _repo(folder: Path) -> tuple[Path, str] | None:
-    """(the work tree's top, folder's prefix in it) where folder is in a git work tree, else None (no git, or not in
-    a repository, or inside .git itself)."""
+    """(the work tree's top, folder's prefix in it) where folder is in a git work tree, else None (not in a
+    repository). PlaceRefused where it is in one that git cannot read (git missing, a repository another user owns,
+    a broken config, a bare repository): the hook and the workflow would land where nothing reads them."""
     from ..core import git
 
     try:
         top, prefix = git.repo_prefix(folder)
-    except (git.GitError, OSError, ValueError):
-        return None
+    except (git.GitError, OSError, ValueError) as exc:
+        above = next((p for p in (folder, *folder.parents) if (p / ".git").exists()), None)
+        if "not inside a git repository" in str(exc) and above is None:
+            return None
+        where = f" ({above}/.git)" if above is not None else ""
+        raise PlaceRefused(f"{folder} is in a git repository{where} that git cannot read: {_one_line(str(exc))}; "
+                           "init cannot find its top, where the hook config and the workflow go; nothing was written "
+                           "(fix that, or make the ledger outside the repository)") from None
     return top.resolve(), prefix
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:300]
 
 
 def pages_found(top: Path) -> str:
     """What publishes GitHub Pages from the repository at top already, in words ('' nothing found): a workflow
-    using a Pages deploy action, a gh-pages branch (local or a remote's), or a CNAME file (at the top or in docs/,
-    the folders Pages publishes from)."""
+    using a Pages deploy action or command, a gh-pages branch (local or origin's), or a CNAME file (at the top or in
+    docs/, the folders Pages publishes from). A reusable workflow or an action of the repository's own that deploys
+    is not looked into: docs/getting-started.md says to use --ci none there."""
     workflows = top / ".github" / "workflows"
     for path in sorted(workflows.glob("*.y*ml")) if workflows.is_dir() else []:
         if _mentions(path, DEPLOYERS):
@@ -95,15 +113,15 @@ def pages_found(top: Path) -> str:
     return ""
 
 
-def _mentions(path: Path, words: tuple[str, ...]) -> bool:
-    """Whether the regular file at path (bounded, UTF-8 or not) mentions any of words."""
+def _mentions(path: Path, pattern: re.Pattern[str]) -> bool:
+    """Whether the regular file at path (bounded, UTF-8 or not) holds a line pattern finds."""
     from ..core.paths import PathProblem, read_regular
 
     try:
         text = read_regular(path, path.name, MAX_WORKFLOW_BYTES).decode("utf-8", "replace")
     except (PathProblem, OSError):
         return False
-    return any(word in text for word in words)
+    return pattern.search(text) is not None
 
 
 def _branch(top: Path, name: str) -> bool:
@@ -112,7 +130,7 @@ def _branch(top: Path, name: str) -> bool:
 
     try:
         return bool(git.run(["for-each-ref", "--format=%(refname)", f"refs/heads/{name}",
-                             f"refs/remotes/*/{name}"], top).strip())
+                             f"refs/remotes/origin/{name}"], top).strip())  # a fork's upstream is not this one
     except (git.GitError, OSError):
         return False
 

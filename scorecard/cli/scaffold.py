@@ -9,12 +9,10 @@ where they are used: a plain `new` loads neither.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..core.findings import UserError
 from ..ledger.load import CATEGORY_FILE, SETTINGS_FILE, SLUG_RE
 from ..ledger.model import MODELS, json_schema
 from ..core.statuses import MEASURED, STATUSES
@@ -22,14 +20,11 @@ from ..core.statuses import MEASURED, STATUSES
 
 from .hookconfig import precommit_entry, precommit_text
 from .newrecord import yaml_text
+from .writeall import ScaffoldRefused, short_names, write_all, writable
 
 if TYPE_CHECKING:
     from .newrecord import Detected, TypedBar
     from .workflow import Origin
-
-
-class ScaffoldRefused(UserError):
-    """The scaffold would overwrite something, or was asked for something invalid."""
 
 
 def _modeline(kind: str, depth: int) -> str:
@@ -104,45 +99,6 @@ def _schemas() -> dict[str, str]:
             for kind in sorted(MODELS)}
 
 
-def _writable(root: Path, files: dict[str, str]) -> None:
-    """ScaffoldRefused if any path exists (a symlink, even dangling, included) or its folder is a symlink leading
-    out of root."""
-    real_root = root.resolve()
-    clashes = sorted(rel for rel in files if (root / rel).exists() or (root / rel).is_symlink())
-    if clashes:
-        hint = " (--workflow-name gives this ledger's workflow a name of its own)" if any(
-            rel.startswith(".github/workflows/") for rel in clashes) else ""
-        raise ScaffoldRefused(f"refusing to overwrite {', '.join(clashes)}{hint}; nothing was written")
-    for rel in files:
-        folder = (root / rel).parent
-        while not (folder.exists() or folder.is_symlink()) and folder != root:
-            folder = folder.parent
-        if (folder.exists() or folder.is_symlink()) and not folder.resolve().is_relative_to(real_root):
-            raise ScaffoldRefused(f"refusing to write {rel}: {folder} leads out of {root} through a symlink; "
-                                  "nothing was written")
-
-
-def _write_all(root: Path, files: dict[str, str]) -> list[str]:
-    """Write every file, or none: refuse any path that exists (a symlink, even dangling, included) or
-    whose folder is a symlink leading out of root; on a write error, remove what was written."""
-    _writable(root, files)
-    written: list[Path] = []
-    try:
-        for rel, text in files.items():
-            path = root / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-            fd = os.open(path, flags, 0o644)
-            written.append(path)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-    except OSError as exc:
-        for path in written:
-            path.unlink(missing_ok=True)
-        raise ScaffoldRefused(f"cannot write {exc.filename or root}: {exc.strerror}; nothing was kept") from None
-    return sorted(files)
-
-
 class Made(NamedTuple):
     """What init did: the files it wrote (with dry_run, would write), relative to top; a note for the user ('' when
     none); and the folder they are relative to (the repository's top: repo.place)."""
@@ -170,6 +126,7 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci
 
     said = said if said is not None else []
 
+    short_names(folder)
     if (folder / SETTINGS_FILE).exists():
         raise ScaffoldRefused(f"{folder} already holds a ledger ({SETTINGS_FILE}); nothing was written")
     if folder.exists() and not folder.is_dir():
@@ -193,22 +150,20 @@ def init(folder: Path, subject: str = "oursys", title: str = "Our scorecard", ci
 
     edits = edits_of(where.top, files, said, precommit_entry(found, where.ledger),
                      (where.rel(".gitignore"), ".pre-commit-config.yaml"))
+    writable(where.top, files)  # a dry run is refused as the run would be
     if dry_run:
         return Made(sorted(files), found.note, where.top)
-    _writable(where.top, files)  # before any edit or folder: a refusal changes nothing
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # a dangling link, a file on the way
-        raise ScaffoldRefused(f"cannot make {folder}: {exc.strerror}; nothing was written") from None
-    if edits:
+
+    def edit() -> None:  # after the new files: a failed edit removes them again
         from .existing import apply
         from ..core.paths import EditRefused
 
         try:
             apply(edits, where.top)
-        except EditRefused as exc:
-            raise ScaffoldRefused(f"{exc}") from None
-    return Made(_write_all(where.top, files), found.note, where.top)
+        except (EditRefused, OSError) as exc:
+            raise ScaffoldRefused(f"cannot add to an existing file: {exc}") from None
+
+    return Made(write_all(where.top, files, edit if edits else None), found.note, where.top)
 
 
 def _ledger_files(subject: str, title: str, example: bool) -> dict[str, str]:
@@ -358,7 +313,7 @@ def new(root: Path, target: str, status: str | None = None, title: str | None = 
         files[f"claims/{category}/{CATEGORY_FILE}"] = CATEGORY.format(
             modeline=_modeline("category", 2), slug=category, order=_next_order(root),
             title=yaml_text(category_title) if category_title else _from_slug(category))
-    written = _write_all(root, files)
+    written = write_all(root, files)
     if typed is None or tool is None or tool.better is None:
         return written, ""
     gives = evidence_status(root, rel) or status
