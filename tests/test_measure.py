@@ -204,7 +204,7 @@ def test_a_false_lead_in_another_spelling_of_the_unit_is_refused(tmp_path):
     text = "\n".join(line for line in text.splitlines() if not line.startswith("reviewed:")) + "\n"
     path.write_text(text)
     result, _ = pipeline.validate(root)
-    assert [(f.code, f.line) for f in result.findings if f.file.endswith("time-to-first-token.yaml")] == [("SC501", 14)]
+    assert [(f.code, f.line) for f in result.findings if f.file.endswith("time-to-first-token.yaml")] == [("SC501", 16)]
 
 
 # --- the gap in words ------------------------------------------------------------------------------
@@ -268,7 +268,7 @@ def test_the_standing_says_its_status_with_the_gap_in_the_same_words(value, low,
 
     m = Measurement(value, "x", (), None, low, high, "ci" if low is not None else "")
     c = compare.compare(m, sota(1.0, "x", "higher"), 0.05)
-    assert standing_text(SimpleNamespace(comparison=c, status=c.verdict(), measured=None)) == words
+    assert standing_text(SimpleNamespace(comparison=c, status=c.verdict(), measured=None, conditions=())) == words
 
 
 @pytest.mark.parametrize("value,unit,text", [(30.25, "ms", "30.25 ms"), (12.0, "req/s", "12 req/s"),

@@ -19,7 +19,8 @@ from scorecard.ledger.yamldoc import Document, parse_bytes
 from conftest import LEDGERS, copy_ledger
 
 STATUSES = "'leads', 'parity', 'trails', 'inconclusive', 'simulated', 'no-claim' or 'out-of-scope'"
-KNOWN = "claim, display_unit, leaders, note, order, result, reviewed, share, sota, status, title, trace, why"
+KNOWN = ("claim, conditions_must_match, display_unit, leaders, note, order, result, reviewed, share, sota, status, "
+         "title, trace, why")
 
 CASES = {
     "title-int": ("title: Beta latency", "title: 42",

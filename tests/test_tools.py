@@ -257,6 +257,13 @@ def test_every_tool_file_is_recognised_as_its_tool_and_no_other_evidence_is():
 
 # Evidence outside tests/tools that carries a tool's whole signature (the example ledger and the corpus).
 RECOGNISED_ELSEWHERE = {
+    "tests/ledgers/bad/conditions-model-differs/evidence/serving.json": "serving",
+    "tests/ledgers/bad/conditions-unstated-on-the-bar/evidence/serving.json": "serving",
+    "tests/ledgers/bad/conditions-unstated-on-ours/evidence/bench.json": "pytest-benchmark",
+    "tests/ledgers/bad/meta-contradicts-tool/evidence/bench.json": "pytest-benchmark",
+    "tests/ledgers/bad/reproduced-on-other-hardware/evidence/ours.json": "pytest-benchmark",
+    "tests/ledgers/bad/reproduced-on-other-hardware/evidence/rival.json": "pytest-benchmark",
+    "tests/ledgers/good/conditions/evidence/serving.json": "serving",
     "tests/ledgers/bad/tool-format-unit-is-display/evidence/hyperfine.json": "hyperfine",
     "tests/ledgers/bad/serving-failed-requests-unseen/evidence/serving.json": "serving",
     "tests/ledgers/bad/serving-duration-of-a-failed-run-leads/evidence/serving.json": "serving",

@@ -209,6 +209,12 @@ RULES: dict[str, Rule] = _rules(
      "record that trails, 'level with the bar' on one the runs cannot place."),
     ("SC519", "prose-whose-number", "error", "A number typed as ours that is the bar's, an interval end, a run's or an "
      "input's, without the words that say whose it is."),
+    ("SC520", "conditions-differ", "error", "status leads, parity or trails across a condition conditions_must_match "
+     "lists that differs between ours and the bar, or that one side does not state: the evidence gives inconclusive."),
+    ("SC521", "reproduced-on-other-hardware", "warning", "A bar we reproduced (kind: reproduced) was measured on "
+     "other hardware than ours, as the two artifacts record it (SC520, an error, where hardware must match)."),
+    ("SC522", "meta-contradicts-tool", "warning", "An artifact's meta states a condition the benchmark tool records, "
+     "with another value: the page shows the tool's, and the ledger's beside it."),
     # Sources
     ("SC601", "source-not-url", "error", "sota.source is not an http(s) URL."),
     ("SC602", "date-in-future", "error", "sota.date is in the future."),

@@ -78,6 +78,25 @@ SourceUrl = Annotated[str, AfterValidator(_url_check("SC601")), Field(json_schem
 HttpUrl = Annotated[str, AfterValidator(_url_check("SC403")), Field(json_schema_extra={"pattern": "^https?://"})]
 Number = Annotated[float, AfterValidator(_finite)]
 
+def _condition_text(value: object) -> object:
+    if isinstance(value, str):
+        if not value.strip():
+            raise PydanticCustomError("SC204", "must not be empty")
+        if "\n" in value.strip() or len(value) > 200:
+            raise PydanticCustomError("SC204", "a condition is one line of at most 200 characters")
+    return value
+
+
+ConditionKey = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
+ConditionValue = Annotated[str | int | float, AfterValidator(_condition_text)]
+Conditions = Annotated[dict[ConditionKey, ConditionValue], Field(
+    description="What the bar was measured on: hardware, software, model, workload, precision, date (free keys "
+                "allowed, each a line of at most 200 characters).", max_length=40)]
+MustMatch = Annotated[list[ConditionKey], Field(
+    description="Conditions that must match (ours and the bar's) for a comparison to be judged: across a "
+                "difference or an unstated value the evidence gives inconclusive.", max_length=40)]
+
+
 STAMP_RE = re.compile(r"^fp[12]-[0-9a-f]{16}$")
 
 
@@ -111,6 +130,11 @@ class Settings(Record):
     require_review: bool = Field(False, description="Warn about measured claims that carry no reviewed: stamp.")
     cards: bool = Field(True, description="Build a small card page per dimension, to cite, embed or share one claim "
                         "(false saves a file per dimension on very large ledgers).")
+    conditions_must_match: MustMatch = Field(default_factory=list)
+    condition_equivalents: list[Annotated[list[Annotated[str, AfterValidator(_condition_text)]],
+                                          Field(min_length=2, max_length=20)]] = Field(
+        default_factory=list, max_length=200, description="Groups of condition values that name the same thing "
+        "(e.g. [H100-SXM, H100 80GB HBM3]), for conditions_must_match.")
 
 
 class Category(Record):
@@ -152,6 +176,7 @@ class Sota(Record):
         "third party's measurement) or reproduced (we measured the other system; needs result).")
     result: Result | None = Field(None, description="The bar read from an artifact, like our result (reproduced or "
                                   "independent): no value, unit or stat beside it; its interval counts in the verdict.")
+    conditions: Conditions | None = None
 
     @property
     def has_number(self) -> bool:
@@ -314,6 +339,7 @@ class Dimension(Record):
     result: Result | None = Field(None, description="Required for measured statuses, forbidden otherwise.")
     display_unit: Text | None = Field(None, description="The unit both the bar and our value are shown in (default: "
                                       "the bar's unit); it must convert to both.")
+    conditions_must_match: MustMatch = Field(default_factory=list)  # adds to scorecard.yaml's list, never removes
     share: bool | None = Field(None, description="false: a result in % that is not a share (a gain or a change in "
                                "percent), judged as a ratio; by default a result in % whose bar and value lie in 0-100 "
                                "is a share, judged on the side the bar has nearer 0 (accuracy as its error rate).")

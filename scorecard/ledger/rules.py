@@ -14,7 +14,7 @@ from .model import URL_RE, Settings
 from ..core.statuses import HONEST, MEASURED
 from ..core.dates import first_day, full_date
 from ..core.paths import PathProblem, is_url, windows_problem
-from . import bars, prose
+from . import bars, conditioned, prose
 from .records import DimensionRecord, Review
 from . import placeholders as ph, stamps
 from ..measure import like, tools
@@ -58,7 +58,7 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
                                 "the model's output"))
     judged = compare.Bar.of(dim.sota, bar, bars.stat_of(rec, bar, store) if bar is not None else None)
     if value is not None and (bar is not None or dim.sota.result is None) and sound:
-        _check_honesty(rec, value, judged, settings.parity_tolerance, store, findings)
+        _check_honesty(rec, value, judged, settings, store, findings)
     for where, unit in ((("sota", "unit"), dim.sota.unit), (("display_unit",), dim.display_unit)):
         unit_problem = measure.unit_problem(where, unit, "the result's") if unit is not None else None
         if unit_problem is not None:
@@ -157,9 +157,9 @@ def _check_evidence_age(rec: DimensionRecord, settings: Settings, store: Artifac
     return oldest
 
 
-def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tolerance: float, store: ArtifactStore,
+def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, settings: Settings, store: ArtifactStore,
                    findings: list[Finding]) -> None:
-    dim, doc = rec.model, rec.doc
+    dim, doc, tolerance = rec.model, rec.doc, settings.parity_tolerance
     if sota.value is None and dim.status in ("leads", "parity"):
         findings.append(finding("SC516", doc.file, doc.pos(("status",)),
                                 f"status is {dim.status}, but the bar has no number: nothing can check the claim",
@@ -199,14 +199,21 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, tole
     # Like for like: a spread, or another statistic than the bar's, is never compared (any status); without the
     # bar's statistic, a lead or parity rests only on a median, a mean or a single value (else trails or inconclusive).
     problem = _like_for_like(rec, m, sota, store, "trails")
-    if problem is None:
-        # the centre rule can only take leads or parity away: asked only where the evidence would give one of them
-        centre = _like_for_like(rec, m, sota, store, "leads") if c.verdict() in ("leads", "parity") else None
-        problem = verdict.judge(dim.status, m, c, sota, centre is None, centre.message if centre else "")
-        if problem is not None and problem.code == "SC321" and centre is not None:
-            problem = replace(problem, loc=centre.loc, hint=f"{problem.hint}; or {centre.hint}")
+    if not conditioned.check(rec, m, sota, settings, store, findings):  # listed conditions differ: not judged (SC520)
+        problem = problem or _judged(rec, m, sota, c, store)
     if problem is not None:
         findings.append(finding(problem.code, doc.file, doc.pos(problem.loc), problem.message, problem.hint))
+
+
+def _judged(rec: DimensionRecord, m: Measurement, sota: compare.Bar, c: compare.Comparison,
+            store: ArtifactStore) -> measure.Problem | None:
+    """The verdict's refusal of the typed status, if any (the centre rule can only take leads or parity away: asked
+    only where the evidence would give one of them)."""
+    centre = _like_for_like(rec, m, sota, store, "leads") if c.verdict() in ("leads", "parity") else None
+    problem = verdict.judge(rec.model.status, m, c, sota, centre is None, centre.message if centre else "")
+    if problem is not None and problem.code == "SC321" and centre is not None:
+        problem = replace(problem, loc=centre.loc, hint=f"{problem.hint}; or {centre.hint}")
+    return problem
 
 
 def _like_for_like(rec: DimensionRecord, m: Measurement, bar: compare.Bar, store: ArtifactStore,

@@ -77,6 +77,7 @@ def inputs(model: Dimension, get: Callable[[str], Artifact],
         ("our level", model.result.level if model.result is not None else None),
         ("bar level", sota.result.level if sota.result is not None else None),
         ("parity tolerance", float(tolerance) if model.status == "parity" else None), ("share", model.share))})
+    out.update(_conditions(model))
     cited: list[tuple[str, str, str]] = []
     if model.result is not None and model.status in MEASURED:
         out.update(measure.described(_shown_in(model.result, model.display_unit)))
@@ -101,6 +102,17 @@ def inputs(model: Dimension, get: Callable[[str], Artifact],
             out[f"{rel}#{selector}"] = _norm(cited_value(art.data, kind, selector))
         except (PointerError, PathProblem, OSError, ValueError, RecursionError):
             return None
+    return out
+
+
+def _conditions(model: Dimension) -> dict[str, object]:
+    """What the bar was measured on, and the keys that must match (issue 44): covered only where given, so a stamp
+    made before they existed still holds."""
+    out: dict[str, object] = {}
+    if model.sota.conditions:
+        out["sota.conditions"] = {k: model.sota.conditions[k] for k in sorted(model.sota.conditions)}
+    if model.conditions_must_match:
+        out["conditions must match"] = sorted(set(model.conditions_must_match))
     return out
 
 

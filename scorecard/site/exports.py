@@ -15,6 +15,7 @@ from urllib.parse import quote
 from xml.sax.saxutils import escape
 
 from .. import __version__
+from ..measure.conditions import Row
 from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
 from .views import prose_text
 
@@ -97,7 +98,17 @@ def dimension_data(d: ResolvedDimension) -> dict:
         "evidence_date": d.evidence_date.isoformat() if d.evidence_date else None,
         "evidence_date_from": d.evidence_date_from or None, "evidence_age_months": d.evidence_age_months,
         "evidence_stale": d.evidence_stale,
+        "conditions": [conditions_row(row) for row in d.conditions],
     }
+
+
+def conditions_row(row: Row) -> dict:
+    """One condition in the export: both sides' values as shown (None: not stated), whether they differ, whether
+    the ledger lists it as one that must match, and what the page marks beside ours."""
+    return {"key": row.key, "ours": row.ours.value if row.ours else None, "bar": row.bar.value if row.bar else None,
+            "differs": row.differs, "must_match": row.listed,
+            "ours_marked": (row.ours.marked or None) if row.ours else None,
+            "ours_stated_by_ledger": (row.ours.ledger or None) if row.ours else None}
 
 
 def bar_data(d: ResolvedDimension) -> dict:
@@ -174,7 +185,7 @@ def ledger_data(led: ResolvedLedger) -> dict:
 
 CSV_COLUMNS = ("id", "category", "title", "status", "claim", "value", "unit", "bar", "bar_unit", "better", "bar_kind",
                "ratio", "margin", "tolerance", "source", "source_date", "bar_checked", "evidence", "pointer", "path",
-               "artifact_commit", "artifact_date", "url")
+               "artifact_commit", "artifact_date", "url", "conditions_differ")
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -206,7 +217,8 @@ def csv_row(cat_slug: str, d: ResolvedDimension) -> list[str]:
             _csv_text(_pointer(first) if first else None),
             _csv_text(first.selector if first and first.kind == "path" else None),
             _csv_text(meta.get("commit") if isinstance(meta.get("commit"), str) else None),
-            d.evidence_date.isoformat() if d.evidence_date else "", f"{cat_slug}/index.html#{d.id}"]
+            d.evidence_date.isoformat() if d.evidence_date else "", f"{cat_slug}/index.html#{d.id}",
+            _csv_text("; ".join(d.conditions_differ))]
 
 
 def ledger_csv(led: ResolvedLedger) -> bytes:

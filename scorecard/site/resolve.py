@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
 
+from ..ledger import conditioned
 from ..ledger.records import CategoryRecord, DimensionRecord, Ledger
+from ..measure.conditions import Row, table
 from ..measure import reading as measure
 from ..measure.evidence import ArtifactStore, JsonValue, resolve_pointer
 from ..measure.toolread import located
@@ -99,6 +101,12 @@ class ResolvedDimension:
     evidence_age_months: int | None = None
     evidence_stale: bool = False
     history: DimensionHistory | None = None  # when the site is built with --history
+    conditions: tuple[Row, ...] = ()  # what each side was measured on, side by side (measure.conditions.table)
+
+    @property
+    def conditions_differ(self) -> list[str]:
+        """The conditions on which the two sides differ (the "conditions differ" mark names them)."""
+        return [row.key for row in self.conditions if row.differs]
 
     @property
     def id(self) -> str:
@@ -218,11 +226,22 @@ def resolve_dimension(rec: DimensionRecord, ledger: Ledger, store: ArtifactStore
         "never" if measured is not None else None)
     return ResolvedDimension(rec, measured, comparison, why_not, traces, max(age, 0),
                              stale_after is not None and age > stale_after,
+                             conditions=_conditions(rec, ledger.settings, store),
                              review=review, review_changes=list(rec.review.changes or ()) if rec.review else [],
                              evidence_date=measured_on, evidence_date_from=measured_from,
                              evidence_age_months=evidence_age,
                              evidence_stale=bool(evidence_after and evidence_age is not None
                                                  and evidence_age > evidence_after))
+
+
+def _conditions(rec: DimensionRecord, settings: Settings, store: ArtifactStore) -> tuple[Row, ...]:
+    """Both sides' conditions as rows: ours where a value was measured, the bar's typed or read from its evidence."""
+    bar = rec.bar_of
+    if rec.measurement is not None:
+        ours, theirs, _ = conditioned.sides(rec, rec.measurement, bar, store)
+    else:
+        ours, theirs = {}, conditioned.sides_of_bar(rec, bar, store)
+    return table(ours, theirs, conditioned.listed(rec, settings), settings.condition_equivalents)
 
 
 def _cite_result(result, m: Measurement, dim_id: str, store: ArtifactStore, citations: dict, files: dict) -> None:

@@ -40,6 +40,7 @@ from ..ledger.records import CategoryRecord, DimensionRecord, Review
 from ..measure.compare import Comparison
 from ..measure.measured import Bar, Measurement, Source
 from ..measure.stats import Summary
+from ..measure.conditions import Row, Stated
 from .resolve import Measured, ResolvedCategory, ResolvedDimension, ResolvedLedger, TraceView
 from .themes import template_location
 
@@ -50,7 +51,7 @@ DATA = frozenset({str, Markup, int, float, bool, type(None), list, tuple, dict, 
 # The records of the documented context (docs/site.md), read by field and property only.
 RECORDS = (ResolvedLedger, ResolvedCategory, ResolvedDimension, Measured, TraceView, Settings, CategoryRecord,
            Category, DimensionRecord, Dimension, Sota, Result, Input, Bound, TraceLink, Review, Measurement, Source,
-           Summary, Bar, Comparison, History, DimensionHistory, Event, State, Commit)
+           Summary, Bar, Comparison, History, DimensionHistory, Event, State, Commit, Row, Stated)
 
 # Jinja's own runtime values: what loops, macros, {% import %} and namespace() give a template.
 RUNTIME = frozenset({LoopContext, Macro, TemplateModule, TemplateReference, BlockReference, Cycler, Joiner,

@@ -280,6 +280,9 @@ def _standing(d: ResolvedDimension) -> str:
     status = d.status if d.status in ("leads", "parity", "trails", "inconclusive") else c.verdict()
     if status in ("leads", "trails"):
         return gap_words(c)
+    unlike = [row.key for row in d.conditions if row.listed and row.differs]
+    if status == "inconclusive" and unlike:  # not placed whatever the runs: measured on other conditions (issue 44)
+        return f"not placed: measured on other conditions ({', '.join(unlike)}); {gap_words(c)} as measured"
     if status == "inconclusive":
         needs = _runs_to_place(d)
         return f"not yet placed: {gap_words(c)} by the point estimate" + (f"; {needs}" if needs else "")

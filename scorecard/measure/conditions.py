@@ -1,0 +1,398 @@
+"""Conditions: what a number was measured on (docs/format.md "Conditions"), and whether two sides match.
+
+Ours are read from what the benchmark tool records, through one allowlist per tool (TOOL_KEYS) mapped into a
+small vocabulary; nothing else of a tool's metadata is read, so host names, user names, paths, executables,
+environment variables and configure arguments never reach a page. An artifact's `meta` adds keys the tool does not
+state; a `meta` value for a key the tool states is kept beside it ("stated by the ledger"), never in its place.
+The bar's are typed in `sota.conditions`, or read from its own evidence when we measured it.
+
+Matching (`conditions_must_match`): numbers as numbers, quantities after unit conversion, text after case,
+whitespace, '-' and '_' are set aside, a model id by its last path component, and the equivalences a ledger
+declares. A listed key that differs, or that one side does not state, leaves the comparison inconclusive.
+
+Lazy imports: units (a quantity's unit, only where two texts differ) and tools (a file's format, only for a value
+read by a pointer or a path, whose tool the reader did not name), so a ledger that states no condition loads
+neither for them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+VOCABULARY = ("hardware", "software", "model", "workload", "precision", "date")
+KEY_PATTERN = r"^[a-z][a-z0-9_]{0,39}$"
+_KEY = re.compile(KEY_PATTERN)
+MAX_CHARS = 200
+# meta keys of a file no tool wrote that state a condition, and the vocabulary key each fills
+META_KEYS = {**{key: key for key in VOCABULARY}, "machine": "hardware"}
+
+
+@dataclass(frozen=True, slots=True)
+class Stated:
+    """One side's value for one condition: as shown, where it was read, and what the ledger says beside it."""
+
+    value: str  # as shown: text of at most MAX_CHARS characters
+    origin: str  # where it was read: "machine_info.cpu.brand_raw", "meta.hardware", "sota.conditions"
+    _compared: str | float  # what matching compares (the whole model id, a number); no template reads it
+    marked: str = ""  # a mark to show with it ("last path component of a path")
+    ledger: str = ""  # a meta value the ledger states beside a tool's value for the same key, as shown
+
+
+Conditions = dict[str, Stated]
+
+
+def shown(value: object) -> str:
+    """A condition's value as text, on one line, cut to MAX_CHARS characters."""
+    text = " ".join(_text(value).split())
+    return text if len(text) <= MAX_CHARS else text[:MAX_CHARS - 1] + "…"
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def stated(key: str, value: object, origin: str) -> Stated | None:
+    """A condition read from a file or a record (None for an empty value, a list or an object)."""
+    if value is None or isinstance(value, (dict, list)) or (isinstance(value, str) and not value.strip()):
+        return None
+    text = shown(value)
+    if key == "model" and isinstance(value, str) and _a_path(value.strip()):
+        last = re.split(r"[/\\]", value.strip().rstrip("/\\"))[-1]
+        return Stated(shown(last), origin, value, "the last component of a path")
+    number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else text
+    return Stated(text, origin, float(number) if isinstance(number, int) else number)
+
+
+def _a_path(text: str) -> bool:
+    """Whether a model names a file on someone's disk (/home/me/llama, ~/m, ./m, C:\\m, a/b/c), not a hub id
+    (meta-llama/Llama-3.1-8B), whose owner is part of its name."""
+    return text.startswith(("/", "~", ".")) or "\\" in text or re.match(r"[A-Za-z]:", text) is not None or \
+        text.count("/") > 1
+
+
+# --- what each tool records, through its allowlist --------------------------------------------------------------
+
+def _at(data: Any, *path: str | int) -> Any:
+    node = data
+    for step in path:
+        if isinstance(step, int) and isinstance(node, list) and -len(node) <= step < len(node):
+            node = node[step]
+        elif isinstance(step, str) and isinstance(node, dict):
+            node = node.get(step)
+        else:
+            return None
+    return node
+
+
+def _joined(*parts: object, sep: str = ", ") -> str | None:
+    words = [_text(p) for p in parts if p not in (None, "", [], {})]
+    return sep.join(words) if words else None
+
+
+def _cpus(model: object, count: object) -> str | None:
+    """A CPU model name and its logical CPU count, as a person writes them."""
+    count_text = f"{_text(count)} CPUs" if isinstance(count, (int, float, str)) and str(count).isdigit() else None
+    return _joined(model if isinstance(model, str) and model.strip() else None, count_text)
+
+
+def _day(value: object) -> str | None:
+    """The date (YYYY-MM-DD) a tool's timestamp names: ISO text, vLLM's 20260412-153045, or epoch milliseconds."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        try:
+            return datetime.fromtimestamp(value / 1000, tz=UTC).date().isoformat()
+        except (OverflowError, OSError, ValueError):
+            return None
+    if isinstance(value, str):
+        found = re.match(r"(\d{4})-?(\d{2})-?(\d{2})", value.strip())
+        if found:
+            return "-".join(found.groups())
+    return None
+
+
+def _version(value: object) -> str | None:
+    """A runtime version where the value is one (asv's params.python may be an executable's path: never shown)."""
+    return value if isinstance(value, str) and re.fullmatch(r"\d+(\.\d+){0,3}\S{0,12}( \(\d+-bit\))?", value) else None
+
+
+def _pytest_benchmark(data: Any, where: tuple) -> dict[str, tuple[object, str]]:
+    info = _at(data, "machine_info")
+    return {
+        "hardware": (_cpus(_at(info, "cpu", "brand_raw"), _at(info, "cpu", "count")),
+                     "machine_info.cpu.brand_raw, machine_info.cpu.count"),
+        "software": (_joined(_at(info, "python_implementation"), _version(_at(info, "python_version")), sep=" "),
+                     "machine_info.python_implementation, machine_info.python_version"),
+        "date": (_day(_at(data, "datetime")), "datetime"),
+    }
+
+
+def _pyperf(data: Any, where: tuple) -> dict[str, tuple[object, str]]:
+    meta = _at(data, "metadata")
+    bench = _at(data, *where[:2]) if len(where) >= 2 and where[0] == "benchmarks" else _at(data, "benchmarks", 0)
+    runs = _at(bench, "runs")
+    run_date = next((_at(run, "metadata", "date") for run in runs if _at(run, "metadata", "date")), None) \
+        if isinstance(runs, list) else None
+    return {
+        "hardware": (_cpus(_at(meta, "cpu_model_name"), _at(meta, "cpu_count")),
+                     "metadata.cpu_model_name, metadata.cpu_count"),
+        "software": (_joined(_at(meta, "python_implementation"), _version(_at(meta, "python_version")), sep=" "),
+                     "metadata.python_implementation, metadata.python_version"),
+        "date": (_day(run_date or _at(meta, "date")), "the first run's metadata.date"),
+    }
+
+
+def _google_benchmark(data: Any, where: tuple) -> dict[str, tuple[object, str]]:
+    context = _at(data, "context")
+    cpus, mhz, scaling = _at(context, "num_cpus"), _at(context, "mhz_per_cpu"), _at(context, "cpu_scaling_enabled")
+    hardware = _joined(f"{cpus} CPUs" if isinstance(cpus, int) else None,
+                       f"{mhz} MHz" if isinstance(mhz, (int, float)) and not isinstance(mhz, bool) else None,
+                       {True: "CPU scaling on", False: "CPU scaling off"}.get(scaling) if isinstance(scaling, bool)
+                       else None)
+    build = _at(context, "library_build_type")
+    return {
+        "hardware": (hardware, "context.num_cpus, context.mhz_per_cpu, context.cpu_scaling_enabled"),
+        "software": (_joined(f"Google Benchmark {_at(context, 'library_version')}"
+                             if isinstance(_at(context, "library_version"), str) else None,
+                             f"{build} build" if isinstance(build, str) else None),
+                     "context.library_version, context.library_build_type"),
+        "date": (_day(_at(context, "date")), "context.date"),
+    }
+
+
+def _asv(data: Any, where: tuple) -> dict[str, tuple[object, str]]:
+    params = _at(data, "params")
+    ram = _at(params, "ram")
+    ram_text = f"{int(ram) / 2 ** 30:.1f} GiB RAM" if isinstance(ram, str) and ram.isdigit() else None
+    entry = _at(data, *where[:2]) if len(where) >= 2 and where[0] == "results" else None
+    columns = _at(data, "result_columns")
+    started = entry[columns.index("started_at")] if isinstance(entry, list) and isinstance(columns, list) and \
+        "started_at" in columns and columns.index("started_at") < len(entry) else None
+    return {
+        "hardware": (_joined(_cpus(_at(params, "cpu"), _at(params, "num_cpu")), _at(params, "arch"), ram_text),
+                     "params.cpu, params.num_cpu, params.arch, params.ram"),
+        "software": (_joined(_at(params, "os"), f"Python {_version(_at(params, 'python'))}"
+                             if _version(_at(params, "python")) else None),
+                     "params.os, params.python"),
+        "date": (_day(started), "the result's started_at"),
+    }
+
+
+def _serving(data: Any, where: tuple) -> dict[str, tuple[object, str]]:
+    server = _at(data, "server_info")
+    model = _at(data, "model_id") or _at(server, "model_path")
+    backend, version = _at(data, "backend"), _at(server, "version")
+    rate = _at(data, "request_rate")
+    return {
+        "model": (model if isinstance(model, str) else None, "model_id (vLLM), server_info.model_path (SGLang)"),
+        "software": (_joined(backend if isinstance(backend, str) else None,
+                             version if isinstance(version, str) else None, sep=" "),
+                     "backend, server_info.version"),
+        "workload": (_at(data, "dataset_name") if isinstance(_at(data, "dataset_name"), str) else None,
+                     "dataset_name"),
+        "request_rate": ("unlimited" if rate in ("inf", float("inf")) else rate, "request_rate"),
+        "concurrency": (_at(data, "max_concurrency"), "max_concurrency"),
+        "date": (_day(_at(data, "date")), "date"),
+    }
+
+
+# tool -> what it records, read only through these keys (docs/formats.md lists them); hyperfine records none
+TOOL_KEYS: dict[str, Callable[[Any, tuple], dict[str, tuple[object, str]]]] = {
+    "hyperfine": lambda data, where: {},
+    "pytest-benchmark": _pytest_benchmark,
+    "pyperf": _pyperf,
+    "google-benchmark": _google_benchmark,
+    "asv": _asv,
+    "serving": _serving,
+}
+
+
+Contradiction = tuple[str, str, str]  # a key, the tool's value and the meta's, as shown
+
+
+def of_artifact(data: Any, tool: str | None, where: tuple = ()) -> tuple[Conditions, list[Contradiction]]:
+    """The conditions an artifact records for the value at where (a tool's, through its allowlist, then its meta's),
+    and where its meta contradicts the tool."""
+    found: Conditions = {}
+    for key, (value, origin) in (TOOL_KEYS[tool](data, where) if tool in TOOL_KEYS else {}).items():
+        item = stated(key, value, origin)
+        if item is not None:
+            found[key] = item
+    contradictions: list[Contradiction] = []
+    meta = data.get("meta") if isinstance(data, dict) else None
+    meta = meta if isinstance(meta, dict) else {}
+    from_meta: set[str] = set()
+    free = meta.get("conditions")
+    free = free if isinstance(free, dict) else {}
+    named = [(f"conditions.{k}", k, v) for k, v in free.items() if isinstance(k, str) and _KEY.fullmatch(k)]
+    for name, key, value in [*named, *((name, key, meta.get(name)) for name, key in META_KEYS.items())]:
+        item = stated(key, value, f"meta.{name}")
+        if item is None or key in from_meta:  # meta.hardware before meta.machine, its older name
+            continue
+        from_meta.add(key)
+        if key not in found:
+            found[key] = item
+        elif not same(found[key], item, ()):
+            found[key] = _beside(found[key], item)
+            if name != "machine":  # a machine's name ("ci-runner-3") beside the tool's description contradicts nothing
+                contradictions.append((key, found[key].value, item.value))
+    return found, contradictions
+
+
+def _beside(tool: Stated, ledger: Stated) -> Stated:
+    return Stated(tool.value, tool.origin, tool._compared, tool.marked, ledger.value)
+
+
+def typed(conditions: Mapping[str, object] | None) -> Conditions:
+    """The conditions a record types (sota.conditions)."""
+    found: Conditions = {}
+    for key, value in (conditions or {}).items():
+        item = stated(key, value, f"sota.conditions.{key}")
+        if item is not None:
+            found[key] = item
+    return found
+
+
+def merged(sides: Iterable[Conditions]) -> Conditions:
+    """The conditions several artifacts (a formula's inputs) share: a key whose values differ is left out (unstated,
+    so a listed key cannot match across inputs measured on other conditions)."""
+    sides = list(sides)
+    if not sides:
+        return {}
+    out: Conditions = {}
+    for key, first in sides[0].items():
+        if all(key in other and same(first, other[key], ()) for other in sides[1:]):
+            out[key] = first
+    return out
+
+
+def added(base: Conditions, more: Conditions) -> Conditions:
+    """base, with the keys of more it does not state."""
+    return {**{k: v for k, v in more.items() if k not in base}, **base}
+
+
+# --- matching ---------------------------------------------------------------------------------------------------
+
+def _normal(text: str) -> str:
+    return " ".join(re.sub(r"[-_]+", " ", text.casefold()).split())
+
+
+def _quantity(text: str) -> tuple[float, object] | None:
+    """A number with an optional unit, converted to its base units, and the unit's dimensions (80GB, 80 GB, 0.08 TB
+    match; 1 GB and 1 GHz do not)."""
+    found = re.fullmatch(r"\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*([^\d\s].*)?\s*", text, re.IGNORECASE)
+    if not found:
+        return None
+    number = float(found[1])
+    if not found[2]:
+        return number, ()
+    from . import units
+
+    unit = units.parse(found[2].strip())
+    if unit.problem is not None or not unit.known:
+        return None
+    return number * unit.factor, unit.dims
+
+
+def same(a: Stated, b: Stated, equivalent: Iterable[Iterable[str]]) -> bool:
+    """Whether two values of one condition match (the module's docstring says how)."""
+    if isinstance(a._compared, float) or isinstance(b._compared, float):
+        qa = (a._compared, ()) if isinstance(a._compared, float) else _quantity(str(a._compared))
+        qb = (b._compared, ()) if isinstance(b._compared, float) else _quantity(str(b._compared))
+        return qa is not None and qb is not None and qa == qb
+    x, y = _normal(str(a._compared)), _normal(str(b._compared))
+    if x == y:
+        return True
+    qx, qy = _quantity(str(a._compared)), _quantity(str(b._compared))
+    if qx is not None and qy is not None:
+        return qx == qy
+    lx, ly = (_normal(re.split(r"[/\\]", str(m).rstrip("/\\"))[-1]) for m in (a._compared, b._compared))
+    if lx == ly:
+        return True
+    return any({x, y} <= {_normal(t) for t in group} or {lx, ly} <= {_normal(t) for t in group}
+               for group in equivalent)
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """A listed condition the two sides do not share: its key and each side's value as shown (None: not stated)."""
+
+    key: str
+    ours: str | None
+    bar: str | None
+
+    def words(self) -> str:
+        return f"{self.key}: {self.ours if self.ours is not None else 'not stated'} (ours) · " \
+               f"{self.bar if self.bar is not None else 'not stated'} (bar)"
+
+
+def differences(ours: Conditions, bar: Conditions, keys: Iterable[str],
+                equivalent: Iterable[Iterable[str]] = ()) -> list[Difference]:
+    """The listed keys on which the two sides differ, or which either does not state, in the order listed."""
+    out = []
+    for key in dict.fromkeys(keys):
+        a, b = ours.get(key), bar.get(key)
+        if a is None or b is None or not same(a, b, equivalent):
+            out.append(Difference(key, a.value if a else None, b.value if b else None))
+    return out
+
+
+def differing(ours: Conditions, bar: Conditions, equivalent: Iterable[Iterable[str]] = ()) -> list[str]:
+    """The keys both sides state with values that do not match (for the "conditions differ" mark)."""
+    return sorted(key for key in ours.keys() & bar.keys() if not same(ours[key], bar[key], equivalent))
+
+
+def of_measurement(m: Any, data_of: Callable[[str], Any]) \
+        -> tuple[Conditions, list[tuple[str, Contradiction]]]:
+    """The conditions a measurement's artifacts share (merged), and the (artifact, key) pairs where an artifact's
+    meta contradicts its tool."""
+    from .tools import recognise
+
+    sides: list[Conditions] = []
+    contradicted: list[tuple[str, Contradiction]] = []
+    for src in m.sources:
+        data = data_of(src.evidence)
+        tool = src.tool
+        if tool is None:
+            fmt = recognise(data)
+            tool = fmt.NAME if fmt is not None else None
+        found, said = of_artifact(data, tool, src.places[0] if src.places else ())
+        sides.append(found)
+        contradicted += [(src.evidence, c) for c in said]
+    return merged(sides), contradicted
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One condition as a page shows it, both sides side by side: whether they differ (both stated and not the same,
+    or a key that must match unstated on one side), and whether the ledger lists it as one that must match."""
+
+    key: str
+    ours: Stated | None
+    bar: Stated | None
+    differs: bool
+    listed: bool
+
+
+def table(ours: Conditions, bar: Conditions, listed: Iterable[str] = (),
+          equivalent: Iterable[Iterable[str]] = ()) -> tuple[Row, ...]:
+    """The rows of both sides' conditions: the vocabulary's keys in its order, then the others sorted; a listed key
+    either side states is a row even where the other does not. None where only a date is stated."""
+    listed = set(listed)
+    keys = ours.keys() | bar.keys()
+    if keys <= {"date"} and not listed & keys:  # a date alone: the page says when it was measured already
+        return ()
+    order = [k for k in VOCABULARY if k in keys] + sorted(keys - set(VOCABULARY))
+    rows = []
+    for key in order:
+        a, b = ours.get(key), bar.get(key)
+        differs = (a is not None and b is not None and not same(a, b, equivalent)) or \
+            (key in listed and (a is None or b is None))
+        rows.append(Row(key, a, b, differs, key in listed))
+    return tuple(rows)
