@@ -320,3 +320,28 @@ def test_a_parity_an_inconclusive_and_a_modelled_record_read_in_words_at_both_wi
         assert "modelled: 1.1% behind the bar" in body and "level with the bar: within ±5% (1.1% behind)" in body
         context.close()
         assert problems == []
+
+
+def test_conditions_side_by_side_and_the_differ_mark_at_both_widths(browser, tmp_path):
+    """Issue 44: each side's conditions in a two-column table on the category page and the card, a differing key
+    marked in words, and the index's "conditions differ" mark, at a phone's width and a desktop's."""
+    os.environ["SOURCE_DATE_EPOCH"] = EPOCH
+    root = copy_ledger(LEDGERS / "good" / "conditions", tmp_path / "ledger")
+    site = tmp_path / "site"
+    assert not pipeline.build(root, site).refused
+    for width in (390, 1280):
+        for rel, scope in (("serving/index.html", "#other-model"), ("serving/card-other-model.html", "main"),
+                           ("index.html", "main")):
+            context, page, problems = open_page(browser, (site / rel).as_uri(), width=width)
+            text = page.inner_text(scope)
+            if rel == "index.html":
+                assert "conditions differ: model" in text
+            else:
+                table = page.locator(f"{scope} table.conditions")
+                assert table.is_visible()
+                rows = table.inner_text()
+                assert "Llama-2-13B" in rows and "meta-llama/Llama-3.1-8B-Instruct" in rows and "differs" in rows
+                assert "not stated" in rows
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width, (rel, width)
+            context.close()
+            assert problems == [], rel

@@ -198,3 +198,38 @@ def test_a_formulas_inputs_on_other_conditions_state_none_of_them():
     two = {"model": C.stated("model", "B", "y"), "hardware": C.stated("hardware", "h100", "y")}
     merged = C.merged([one, two])  # type: ignore[list-item]
     assert set(merged) == {"hardware"}
+
+
+# --- item 6: what an artifact says of who made it -------------------------------------------------------------------
+
+def test_no_page_or_export_shows_a_host_name_or_home_path_the_raw_artifact_holds(tmp_path):
+    """Pages, cards, data.json, data.csv, search.json, the feed and badges show only the conditions' allowlist; the
+    raw artifact and its viewer are published as committed, and validate says what they hold (SC329)."""
+    from conftest import bad_case
+
+    root, _ = bad_case("artifact-names-its-makers", tmp_path / "ledger")
+    result, _ = pipeline.validate(root)
+    assert [f.code for f in result.findings] == ["SC329"]
+    site = tmp_path / "site"
+    assert not pipeline.build(root, site).refused
+    holding = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()
+                     and (b"build-box-7" in p.read_bytes() or b"/home/alice" in p.read_bytes()))
+    assert holding == ["_files/evidence/bench.json", "_files/evidence/bench.json.html"]
+    assert (site / "core/card-alpha.html").read_text().count("AMD EPYC, 2 CPUs") == 1  # the allowlist's words
+
+
+@pytest.mark.parametrize("data, said", [
+    ({"machine_info": {"node": "box"}}, [("a host name", "/machine_info/node")]),
+    ({"context": {"host_name": ""}}, []),  # blanked: nothing to say
+    ({"params": {"python": "/home/bob/venv/bin/python"}}, [("a user's home path", "/params/python")]),
+    ({"x": "C:\\Users\\carol\\bench"}, [("a user's home path", "/x")]),
+    ({"x": "ran in /root/bench"}, [("a user's home path", "/x")]),
+    ({"x": "/rooted/bench", "y": "/homeless"}, []),
+    ({"env_vars": {"PATH": "/usr/bin"}}, [("environment variables", "/env_vars")]),
+    ({"env_vars": {}}, []),
+    ({"a/b": {"hostname": "h"}}, [("a host name", "/a~1b/hostname")]),
+])
+def test_what_an_artifact_says_of_its_makers_is_found_by_key(data, said):
+    from scorecard.ledger import privacy
+
+    assert privacy.said(data) == said

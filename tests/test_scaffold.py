@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 
 from scorecard.cli import pipeline
 
-from conftest import run_cli
+from conftest import LEDGERS, run_cli
+
+TOOLS = LEDGERS.parent / "tools"
 
 
 def tree_hashes(root: Path) -> dict[str, str]:
@@ -430,3 +432,23 @@ def test_init_edits_no_file_reached_through_a_link(tmp_path):
     proc = run_cli("init", str(root))
     assert proc.returncode == 0 and "left .gitignore: .gitignore is not a regular file" in proc.stdout
     assert target.read_text() == "keep\n"
+
+
+def test_new_lists_the_conditions_the_evidence_records_and_a_bar_conditions_block_with_the_same_keys(base_ledger):
+    """Issue 44 item 7: what the tool's file records of ours, in a comment, and a commented sota.conditions with the
+    same keys for the bar's, which, filled in, validates (and, listed in conditions_must_match, is checked)."""
+    shutil.copy(TOOLS / "vllm-serve.json", base_ledger / "evidence/serve.json")
+    proc = run_cli("new", "core/ttft", "--evidence", "serve.json", "--bar", "50 ms", cwd=base_ledger)
+    assert proc.returncode == 0, proc.stderr
+    path = base_ledger / "claims/core/ttft.yaml"
+    text = path.read_text()
+    assert "  # conditions: {model: ?, software: ?, request_rate: ?, date: ?}" in text
+    assert '(ours, as the evidence records them: {model: "meta-llama/Llama-3.1-8B-Instruct"' in text
+    filled = text.replace("  # conditions: {model: ?, software: ?, request_rate: ?, date: ?}",
+                          "  conditions: {model: Llama-2-13B}")
+    path.write_text(filled.replace("status: inconclusive", "status: leads"))
+    (base_ledger / "scorecard.yaml").write_text((base_ledger / "scorecard.yaml").read_text() +
+                                                "conditions_must_match: [model]\n")
+    (base_ledger / "claims/core/alpha.yaml").unlink()  # its run.json states no model
+    result, _ = __import__("scorecard.cli.pipeline", fromlist=["validate"]).validate(base_ledger)
+    assert "SC520" in {f.code for f in result.findings}

@@ -50,6 +50,7 @@ class Detected:
     unit: str
     better: str | None  # None where the tool does not define the quantity
     metric: str | None = None  # serving: the metric read
+    conditions: tuple[tuple[str, str], ...] = ()  # what the file records it was measured on, as shown
 
 
 def _tool_output(root: Path, evidence: str, fmt: str | None, metric: str | None):
@@ -104,7 +105,11 @@ def detect(root: Path, evidence: str, fmt: str | None, benchmark: str | None,
         if others else ""
     unit = picked.unit if picked.unit is not None and re.fullmatch(r"[A-Za-z/{}_0-9]{1,40}", picked.unit) else "x"
     read = (metric or "ttft") if module.NAME == "serving" else None
-    return Detected(module.NAME, chosen, listed, unit, tool_better(module.NAME, read, unit, chosen), read)
+    from ..measure.conditions import of_artifact
+
+    recorded = of_artifact(art.data, module.NAME, picked.where[0] if picked.where else ())[0]
+    return Detected(module.NAME, chosen, listed, unit, tool_better(module.NAME, read, unit, chosen), read,
+                    tuple((key, item.value) for key, item in recorded.items()))
 
 
 def tool_better(name: str, metric: str | None, unit: str, entry: str = "") -> str | None:

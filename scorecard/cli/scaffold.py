@@ -63,7 +63,7 @@ sota:                                 # required: the bar to beat
   #                                   # result: instead of value/unit/stat; its interval counts in the verdict
   source: https://example.org/paper   # required: http(s) URL stating the bar
   date: {date}                         # required: YYYY, YYYY-MM or YYYY-MM-DD
-leaders:                              # optional: who leads (inline Markdown)
+{conditions}leaders:                              # optional: who leads (inline Markdown)
   - System A
 status: {status}                      # {statuses}
 claim: {claim}          # required: one line, our position in words
@@ -223,8 +223,19 @@ def dimension_text(dim_id: str, status: str, depth: int = 2, evidence: str | Non
                             title=yaml_text(title) if title else _from_slug(dim_id),
                             unit=_unit_text(bar.unit) if bar is not None else unit, value_line=value_line,
                             better_line=better_line,
-                            date="2025-06", status=status,
+                            date="2025-06", status=status, conditions=_conditions_text(tool),
                             statuses=" | ".join(STATUSES), claim=claim, result=result if measured else "", trace=trace)
+
+
+def _conditions_text(tool: Detected | None) -> str:
+    """A commented sota.conditions with the keys the tool's file records for ours (issue 44 item 7): the bar's, to
+    state from its source; none where the file records none."""
+    if tool is None or not tool.conditions:
+        return ""
+    ours = ", ".join(f"{key}: {yaml_text(value)}" for key, value in tool.conditions)
+    keys = ", ".join(f"{key}: ?" for key, _ in tool.conditions)
+    return (f"  # conditions: {{{keys}}}   # what the bar was measured on, from its source\n"
+            f"  #   (ours, as the evidence records them: {{{ours}}})\n")
 
 
 def _unit_text(unit: str) -> str:

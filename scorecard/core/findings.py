@@ -190,6 +190,8 @@ RULES: dict[str, Rule] = _rules(
      "requests failed: measure the rival without failures."),
     ("SC326", "simulated-is-measured", "error", "status simulated for a value read from a benchmark tool's output "
      "or a set of runs: a measurement is not a model."),
+    ("SC329", "artifact-names-its-makers", "warning", "A cited artifact holds a host name, a user's home path or "
+     "an environment-variable block: it is published as committed."),
     ("SC328", "unit-is-the-tools", "warning", "With format:, unit: differs from the unit the tool states: unit: "
      "is the unit the evidence states; display_unit: chooses how a value is shown (an error from the next minor "
      "version)."),

@@ -14,7 +14,7 @@ from .model import URL_RE, Settings
 from ..core.statuses import HONEST, MEASURED
 from ..core.dates import first_day, full_date
 from ..core.paths import PathProblem, is_url, windows_problem
-from . import bars, conditioned, prose
+from . import bars, conditioned, privacy, prose
 from .records import DimensionRecord, Review
 from . import placeholders as ph, stamps
 from ..measure import like, tools
@@ -149,7 +149,8 @@ def _check_evidence_age(rec: DimensionRecord, settings: Settings, store: Artifac
     age = evidence_age(measured, today)
     limit = settings.stale_evidence_after_months or 0
     if age > limit:
-        source = "its meta.date" if how == "meta.date" else "the last git commit that changed it"
+        source = {"meta.date": "its meta.date", "tool": "the run's date its tool records"}.get(
+            how, "the last git commit that changed it")
         findings.append(finding("SC310", rec.doc.file, rec.doc.pos(loc),
                                 f"the evidence {rel} was measured {age} months ago ({measured.isoformat()}, from "
                                 f"{source}); stale_evidence_after_months is {limit}",
@@ -354,9 +355,10 @@ def _check_fragment(rec: DimensionRecord, target: str, pos: tuple[int, int], sto
 
 
 def check_artifacts(store: ArtifactStore) -> list[Finding]:
-    """Warnings about the meta block of each artifact read."""
+    """Warnings about each artifact read: its meta block, and what it says of who made it (SC329)."""
     out = []
     for rel, art in sorted(store.loaded().items()):
+        out += privacy.check(rel, art.data) if art.error is None else []
         if not isinstance(art.data, dict) or "meta" not in art.data:
             continue
         meta = art.data["meta"]

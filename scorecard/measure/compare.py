@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from . import units
+from .toolconditions import recorded_date
 from .numfmt import fmt_number, fmt_percent, fmt_value, glue
 from .measured import Bar
 from .shares import as_share
@@ -344,10 +345,14 @@ def source_age(sota: Dated, today: date) -> int:
 
 
 def evidence_date(art: Artifact, store: ArtifactStore) -> tuple[date | None, str]:
-    """When an artifact was measured, and how that is known: ('meta.date' or 'git'), or (None, '').
+    """When an artifact was measured, and how that is known: ('tool': the run's date its tool records, 'meta.date'
+    or 'git'), or (None, '').
 
     git is asked only for an artifact without a usable meta.date (once per run, for all of evidence/).
     """
+    ran = recorded_date(art.data)  # the run's own date, as the tool records it (meta adds, never overrides)
+    if ran is not None:
+        return ran, "tool"
     measured = full_date(art.meta.get("date")) if isinstance(art.meta, dict) else None
     if measured is not None:
         return measured, "meta.date"

@@ -97,7 +97,7 @@ class ResolvedDimension:
     review_changes: list[str] = field(default_factory=list)
     # When the evidence was measured: its meta.date, else its last git commit; age against as_of.
     evidence_date: date | None = None
-    evidence_date_from: str = ""  # "meta.date" or "git"
+    evidence_date_from: str = ""  # "tool" (the run's date its tool records), "meta.date" or "git"
     evidence_age_months: int | None = None
     evidence_stale: bool = False
     history: DimensionHistory | None = None  # when the site is built with --history
