@@ -233,3 +233,16 @@ def test_what_an_artifact_says_of_its_makers_is_found_by_key(data, said):
     from scorecard.ledger import privacy
 
     assert privacy.said(data) == said
+
+
+def test_the_evidence_viewer_shows_each_citing_dimensions_two_sides(tmp_path):
+    root = tmp_path / "ledger"
+    import shutil
+
+    shutil.copytree(LEDGERS / "good" / "conditions", root)
+    site = tmp_path / "site"
+    assert not pipeline.build(root, site).refused
+    viewer = (site / "_files/evidence/serving.json.html").read_text()
+    assert viewer.count('<table class="conditions">') == 2  # other-model and same-model cite it; equivalent does not
+    assert "Llama-2-13B" in viewer and "flag-conditions" in viewer and 'href="../../serving/index.html#other-model"' \
+        in viewer

@@ -455,3 +455,30 @@ def test_a_record_whose_category_file_was_deleted_is_invalid_not_removed(tmp_pat
     changes = diff(root, "start", "nocat")
     assert changes["alpha"]["kind"] == changes["beta"]["kind"] == "invalid"
     assert changes["alpha"]["lines"] == ["now invalid: SC005 category 'core' has no _category.yaml"]
+
+
+def test_a_change_of_conditions_or_of_the_list_is_named_with_every_verdict_it_flips(tmp_path):
+    """Issue 44 item 5: sota.conditions, a record's conditions_must_match and the ledger's are typed choices; listing
+    a key the two sides do not share leaves the value unplaced, and the diff says so."""
+    root = tmp_path / "ledger"
+    shutil.copytree(LEDGERS / "base", root)
+    run_json = root / "evidence/run.json"
+    run_json.write_text(run_json.read_text().replace('{"commit": "abc1234"',
+                                                     '{"model": "Llama-3", "commit": "abc1234"'))
+    git(root, "init", "-q")
+    commit(root, "start")
+    edit(root / "claims/core/alpha.yaml", "  date: 2026-01\n", "  date: 2026-01\n  conditions: {model: Llama-2}\n")
+    commit(root, "stated")
+    (root / "scorecard.yaml").write_text((root / "scorecard.yaml").read_text() + "conditions_must_match: [model]\n")
+    edit(root / "claims/core/alpha.yaml", "status: leads", "status: inconclusive")
+    commit(root, "listed")
+
+    lines = diff(root, "start", "stated")["alpha"]["lines"]
+    assert "typed choice changed: sota.conditions.model: (none) → Llama-2" in lines
+    assert not any("verdict flips" in line for line in lines)  # stated, not listed: the verdict stands
+    changes = diff(root, "stated", "listed")
+    assert changes["scorecard.yaml"]["lines"] == [
+        "typed choice changed: conditions_must_match: [] → [model] (every verdict it flips is listed with its "
+        "dimension)"]
+    assert "verdict flips: ahead → not placed (measured on other conditions: model) against the bar " \
+           "(conditions_must_match)" in changes["alpha"]["lines"]

@@ -9,10 +9,9 @@ file are seen too.
 
 from __future__ import annotations
 
-import json
 import posixpath
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.findings import UserError
@@ -26,9 +25,13 @@ from ..ledger.prose import rendered
 from ..core.statuses import value_word
 from ..ledger.load import SETTINGS_FILE
 from ..measure.numfmt import fmt_value
-from .report import MD_LIMIT, md_code
+from .diffout import CRAFTED, Change, as_json, as_markdown, as_text
+from ..ledger import conditioned
 from ..measure import compare as comparing
 from ..measure.compare import in_unit
+
+# as_text, as_markdown and as_json (diffout.py) are this module's outputs, read as diff.as_markdown ...
+__all__ = ["CRAFTED", "Change", "as_json", "as_markdown", "as_text", "changes_between", "merge_base", "run"]
 
 
 class DiffError(UserError):
@@ -95,6 +98,7 @@ class Side:
     dims: dict[str, DimensionRecord]
     values: dict[str, measure.Measurement | None]
     errors: dict[str, list[str]]
+    unlike: dict[str, list[str]]  # a measured dimension's listed conditions that differ (conditions_must_match)
 
 
 def _side(label: str, root: Path) -> Side:
@@ -106,17 +110,12 @@ def _side(label: str, root: Path) -> Side:
     for f in result.findings:
         if f.severity == "error":
             errors.setdefault(f.file, []).append(f"{f.code} {f.message}")
-    return Side(label, result, dims, values, errors)
-
-
-@dataclass(slots=True)
-class Change:
-    """What changed for one dimension."""
-
-    id: str
-    file: str
-    kind: str  # added, removed, changed
-    lines: list[str] = field(default_factory=list)
+    settings = result.ledger.settings
+    unlike = {i: [d.key for d in conditioned.differences(*conditioned.sides(dims[i], m, dims[i].bar_of, store)[:2],
+                                                         conditioned.listed(dims[i], settings),
+                                                         settings.condition_equivalents)]
+              for i, m in values.items() if m is not None and conditioned.listed(dims[i], settings)}
+    return Side(label, result, dims, values, errors, unlike)
 
 
 def changes_between(old: Side, new: Side) -> list[Change]:
@@ -135,15 +134,22 @@ def changes_between(old: Side, new: Side) -> list[Change]:
             lines = _changed(old, new, a, b)
             if lines:
                 changes.append(Change(dim_id, b.file, "changed", lines))
-    tol_a, tol_b = old.result.ledger.settings.parity_tolerance, new.result.ledger.settings.parity_tolerance
-    if tol_a != tol_b:
-        changes.append(Change(SETTINGS_FILE, SETTINGS_FILE, "changed", [f"typed choice changed: parity_tolerance: "
-                                                                        f"{tol_a:g} → {tol_b:g} (every verdict it "
-                                                                        "flips is listed with its dimension)"]))
+    sa, sb = old.result.ledger.settings, new.result.ledger.settings
+    said = [f"parity_tolerance: {sa.parity_tolerance:g} → {sb.parity_tolerance:g}"] \
+        if sa.parity_tolerance != sb.parity_tolerance else []
+    said += [f"{key}: {_listed(getattr(sa, key))} → {_listed(getattr(sb, key))}"
+             for key in ("conditions_must_match", "condition_equivalents") if getattr(sa, key) != getattr(sb, key)]
+    if said:
+        changes.append(Change(SETTINGS_FILE, SETTINGS_FILE, "changed", [
+            f"typed choice changed: {line} (every verdict it flips is listed with its dimension)" for line in said]))
     for file in sorted(new.errors.keys() - {c.file for c in changes} - {d.file for d in new.dims.values()}):
         if file not in old.errors:
             changes.append(Change(Path(file).stem, file, "invalid", [f"now invalid: {e}" for e in new.errors[file]]))
     return changes
+
+
+def _listed(value: list) -> str:
+    return "[" + ", ".join(_listed(v) if isinstance(v, list) else str(v) for v in value) + "]"
 
 
 def _errors_over(side: Side, file: str) -> list[str]:
@@ -242,6 +248,8 @@ def typed_choices(dim) -> dict[str, str]:
         out.update({f"sota.{key}": value for key, value in measure.described(dim.sota.result).items()})
         for rel, kind, selector in measure.selections(dim.sota.result):
             out[f"sota selection {rel}#{kind}"] = selector
+    out.update({f"sota.conditions.{key}": str(value) for key, value in (dim.sota.conditions or {}).items()})
+    out["conditions_must_match"] = ", ".join(sorted(set(dim.conditions_must_match)))
     return {k: v for k, v in out.items() if v}
 
 
@@ -253,11 +261,12 @@ def _typed_choices(old: Side, new: Side, a: DimensionRecord, b: DimensionRecord)
     tol_a, tol_b = old.result.ledger.settings.parity_tolerance, new.result.ledger.settings.parity_tolerance
     lines = [f"typed choice changed: {key}: {ca.get(key, '(none)')} → {cb.get(key, '(none)')}"
              for key in sorted(ca.keys() | cb.keys()) if ca.get(key) != cb.get(key)]
-    if not lines and tol_a == tol_b:
+    if not lines and tol_a == tol_b and old.unlike.get(a.id) == new.unlike.get(b.id):
         return []
     before, after = _verdict(old, a, tol_a), _verdict(new, b, tol_b)
     if before is not None and after is not None and before != after:
-        why = "" if lines else f" (parity_tolerance {tol_a:g} → {tol_b:g})"
+        why = "" if lines else f" (parity_tolerance {tol_a:g} → {tol_b:g})" if tol_a != tol_b else \
+            " (conditions_must_match)"
         lines.append(f"verdict flips: {before} → {after} against the bar{why}")
     return lines
 
@@ -267,6 +276,8 @@ def _verdict(side: Side, d: DimensionRecord, tolerance: float) -> str | None:
     m = side.values.get(d.id)
     if m is None or d.bar_of.value is None or d.model.status == "simulated":  # a modelled number has no verdict
         return None
+    if side.unlike.get(d.id):
+        return f"not placed (measured on other conditions: {', '.join(side.unlike[d.id])})"
     c = comparing.compare(m, d.bar_of, tolerance, d.model.share)
     return None if c is None or c.not_finite() else c.standing
 
@@ -336,7 +347,6 @@ def run(root: Path, rev: str, rev2: str | None, from_merge_base: bool = False) -
         return old.label, new.label, top_lines + changes
 
 
-CRAFTED = "crafted tree"
 
 
 def _named(rev: str | None) -> str:
@@ -344,50 +354,3 @@ def _named(rev: str | None) -> str:
     if rev is None:
         return "the working tree"
     return rev[:7] if len(rev) >= 12 and all(c in "0123456789abcdef" for c in rev.lower()) else rev
-
-
-def as_text(old: str, new: str, changes: list[Change]) -> str:
-    """Plain text for a terminal."""
-    crafted = [c for c in changes if c.kind == CRAFTED]
-    changes = [c for c in changes if c.kind != CRAFTED]
-    out = [line for c in crafted for line in c.lines]
-    if not changes:
-        return "\n".join([*out, f"no dimension changed between {old} and {new}"]) + "\n"
-    out.append(f"{len(changes)} dimension{'s' if len(changes) != 1 else ''} changed between {old} and {new}:")
-    for c in changes:
-        out.append(f"{c.kind} {c.id} ({c.file})")
-        out += [f"    {line}" for line in c.lines]
-    return "\n".join(out) + "\n"
-
-
-def as_markdown(old: str, new: str, changes: list[Change], limit: int = MD_LIMIT) -> str:
-    """Markdown ready to paste as a pull-request comment: every text from the ledger (ids, file names, titles,
-    claims, values, messages) sits in a code span, where it cannot open a link, an image, raw HTML, a heading
-    or a mention."""
-    crafted = [f"- **crafted tree** {md_code(line)}" for c in changes if c.kind == CRAFTED for line in c.lines]
-    changes = [c for c in changes if c.kind != CRAFTED]
-    top = [*crafted, ""] if crafted else []
-    if not changes:
-        return "\n".join([*top, f"**scorecard:** no dimension changed between {md_code(old)} and {md_code(new)}."]) \
-            + "\n"
-    out = [*top, f"### scorecard: {len(changes)} dimension{'s' if len(changes) != 1 else ''} changed", "",
-           f"Between {md_code(old)} and {md_code(new)}.", ""]
-    size = sum(len(line) + 1 for line in out)
-    for i, c in enumerate(changes):
-        block = [f"- **{c.kind}** {md_code(c.id)} ({md_code(c.file)})", *(f"  - {md_code(line)}" for line in c.lines)]
-        grown = sum(len(line) + 1 for line in block)
-        if size + grown > min(limit, MD_LIMIT) - 200:  # over the limit the summary (1 MiB) or a comment
-            # (65,536 characters) is dropped whole: cut, and say how many more
-            out.append(f"- … and {len(changes) - i} more changed dimension{'s' if len(changes) - i != 1 else ''}: "
-                       "run `scorecard diff` for all of them")
-            break
-        out += block
-        size += grown
-    return "\n".join(out) + "\n"
-
-
-def as_json(old: str, new: str, changes: list[Change]) -> str:
-    """A stable JSON shape: {version, from, to, changes: [{id, file, kind, lines}]}."""
-    return json.dumps({"version": 1, "from": old, "to": new,
-                       "changes": [{"id": c.id, "file": c.file, "kind": c.kind, "lines": c.lines} for c in changes]},
-                      indent=2, ensure_ascii=False) + "\n"

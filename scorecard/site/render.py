@@ -29,7 +29,7 @@ from markupsafe import Markup
 from .. import __version__
 from ..measure.numfmt import fmt_exact, fmt_number, fmt_percent, fmt_ratio, fmt_value
 from ..core.statuses import GLYPHS, STATUSES
-from .resolve import ResolvedCategory, ResolvedLedger
+from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
 from .charts import bullet_chart, chart, counts_chart, overview_chart
 from .exports import (SCHEMA_VERSION, Spool, category_data, compact_bytes, json_bytes, ledger_csv, ledger_json_chunks,
                       search_index, sitemap)
@@ -60,6 +60,7 @@ class Site:
 
     def __init__(self, resolved: ResolvedLedger, sandboxed: bool | None = None, reuse: RenderedPages | None = None):
         self.ledger = resolved
+        self._by_id: dict[str, ResolvedDimension] | None = None  # citing(): the dimensions by id, made once
         self.theme = builtin_templates()
         self.overrides = resolved.place.root / "templates"
         self.ledger_templates = LedgerTemplates(self.overrides)
@@ -276,8 +277,16 @@ class Site:
             return self.cached([(key_bytes(cat), partial(self.category_pages, [cat])) for cat in cats])
         if self.reuse is None:
             return Made({rel: data for name in items for rel, data in self.file_pages(name, led.files[name])})
-        return self.cached([(key_bytes((name, hashlib.blake2b(led.files[name]).digest(), led.citations.get(name))),
+        return self.cached([(key_bytes((name, hashlib.blake2b(led.files[name]).digest(), led.citations.get(name),
+                                        [(d.id, d.record.model.title, d.conditions) for d in self.citing(name)])),
                              partial(self.file_piece, name)) for name in items])
+
+    def citing(self, rel: str) -> list[ResolvedDimension]:
+        """The dimensions that cite rel and state conditions, in id order: its viewer shows each one's two sides."""
+        if self._by_id is None:
+            self._by_id = {d.id: d for cat in self.ledger.categories for d in cat.dimensions}
+        ids = sorted({i for cited in self.ledger.citations.get(rel, {}).values() for i in cited})
+        return [d for i in ids if (d := self._by_id.get(i)) is not None and d.conditions]
 
     def file_piece(self, rel: str) -> Made:
         """A cited file's outputs."""
@@ -340,7 +349,8 @@ class Site:
             yield f"_files/{rel}.html", self.page(
                 "evidence.html", base, f"_files/{rel}.html", rel=rel, lines=lines,
                 cited=None if lines is not None else cited_values(data, cited), size=len(raw),
-                sha256=hashlib.sha256(raw).hexdigest(), meta=data.get("meta") if isinstance(data, dict) else None)
+                sha256=hashlib.sha256(raw).hexdigest(), meta=data.get("meta") if isinstance(data, dict) else None,
+                citing=self.citing(rel))
         elif rel.endswith(".json"):  # a trace to a file that is not JSON after all: shown as text
             yield f"_files/{rel}.html", self.page("document.html", base, f"_files/{rel}.html", rel=rel, raw_copy=True,
                                                   body=Markup("<pre>") + raw.decode("utf-8", "replace")
