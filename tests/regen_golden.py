@@ -15,19 +15,24 @@ sys.path.insert(0, str(TESTS.parent))
 GOLDEN_EPOCH = "1781481600"  # the tests' fixed date, 2026-06-15
 
 
-def build_golden(dest: Path) -> None:
-    """Build the base fixture ledger into dest, as the golden test does."""
+# golden site -> the fixture ledger it is built from: the base ledger, and one whose two sides state conditions
+LEDGERS = {"base": TESTS / "ledgers" / "base", "conditions": TESTS / "ledgers" / "good" / "conditions"}
+
+
+def build_golden(dest: Path, name: str = "base") -> None:
+    """Build a golden site's fixture ledger into dest, as the golden test does."""
     from scorecard.cli import pipeline
 
     os.environ["SOURCE_DATE_EPOCH"] = GOLDEN_EPOCH
-    outcome = pipeline.build(TESTS / "ledgers" / "base", dest)
+    outcome = pipeline.build(LEDGERS[name], dest)
     if outcome.refused:
-        raise SystemExit("the base fixture ledger has errors")
+        raise SystemExit(f"the {name} fixture ledger has errors")
 
 
 if __name__ == "__main__":
-    target = TESTS / "golden" / "base"
-    if target.exists():
-        shutil.rmtree(target)
-    build_golden(target)
-    print(f"wrote {sum(1 for p in target.rglob('*') if p.is_file())} files to {target.relative_to(TESTS.parent)}")
+    for name in LEDGERS:
+        target = TESTS / "golden" / name
+        if target.exists():
+            shutil.rmtree(target)
+        build_golden(target, name)
+        print(f"wrote {sum(1 for p in target.rglob('*') if p.is_file())} files to {target.relative_to(TESTS.parent)}")
