@@ -179,11 +179,16 @@ def test_matching_is_reflexive_symmetric_and_as_the_oracle_says(a, b):
     ("H100-SXM", "h100 sxm", True), ("H100-SXM", "H100SXM", False), ("8", 8, True), (8, 8.0, True),
     ("1 GB", "1 GHz", False), ("80GB", "80 GB", True), ("1 GiB", "1 GB", False),
     ("meta-llama/Llama-3.1-8B", "/data/llama-3.1-8b", True), ("Llama-3.1-8B", "Llama-3.1-70B", False),
+    # the hostile pass: a path's or an id's last component alone never makes two of them one
+    ("AMD/MI300X", "NVIDIA/MI300X", False), ("/models/llama-3.1-8b/hf", "/models/llama-2-70b/hf", False),
+    ("meta-llama/Llama-3.1-8B", "evil-org/Llama-3.1-8B", False), ("Llama-3.1-8B", "meta-llama/Llama-3.1-8B", True),
+    ("-40 °C", "40 °C", False), ("-3", "3", False), ("-3", "-3.0", True), (10 ** 400, 10 ** 400 + 1, False),
+    ("a" * 300 + "x", "a" * 300 + "y", False), ("8e0", "08", True), ("0x8", "8", False),
 ])
 def test_matching_boundaries(a, b, equal):
     key = "model" if "lama" in str(a) else "hardware"
     sa, sb = C.stated(key, a, "x"), C.stated(key, b, "y")
-    assert sa is not None and sb is not None and C.same(sa, sb, ()) is equal
+    assert sa is not None and sb is not None and C.same(sa, sb, (), key) is equal
 
 
 def test_an_equivalence_the_ledger_declares_matches_and_nothing_else_does():
@@ -227,7 +232,19 @@ def test_no_page_or_export_shows_a_host_name_or_home_path_the_raw_artifact_holds
     ({"x": "/rooted/bench", "y": "/homeless"}, []),
     ({"env_vars": {"PATH": "/usr/bin"}}, [("environment variables", "/env_vars")]),
     ({"env_vars": {}}, []),
-    ({"a/b": {"hostname": "h"}}, [("a host name", "/a~1b/hostname")]),
+    ({"env": ["PATH=/usr/bin"]}, [("environment variables", "/env")]),
+    ({"server_info": {"host": "127.0.0.1"}}, []),  # SGLang's listen address: any machine's
+    ({"params": {"node": "n1"}}, [("a host name", "/params/node")]),
+    ({"benchmarks": [{"params": {"node": 3}, "name": "t"}]}, []),  # a benchmark's own parameter
+    ({"params": {"machine": "build-box", "arch": "x86_64", "cpu": "EPYC"}}, []),  # asv's, named by its user: formats.md
+    ({"machine_info": {"machine": "x86_64"}}, []),  # pytest-benchmark's architecture
+    ({"x": "sqrt /root-finding", "y": "/Users/Shared/data"}, []),
+    ({"x": "file:///home/dan/r.json"}, [("a user's home path", "/x")]),
+    ({"x": "c:\\users\\erin\\b"}, [("a user's home path", "/x")]),
+    ({"x": "/mnt/c/Users/fay/b"}, [("a user's home path", "/x")]),
+    ({"x": "~gus/bench"}, [("a user's home path", "/x")]),
+    ({"x": "/var/home/hal/b"}, [("a user's home path", "/x")]),
+    ({"meta": {"a/b": "/home/x/y"}}, [("a user's home path", "/meta/a~1b")]),
 ])
 def test_what_an_artifact_says_of_its_makers_is_found_by_key(data, said):
     from scorecard.ledger import privacy
@@ -246,3 +263,23 @@ def test_the_evidence_viewer_shows_each_citing_dimensions_two_sides(tmp_path):
     assert viewer.count('<table class="conditions">') == 2  # other-model and same-model cite it; equivalent does not
     assert "Llama-2-13B" in viewer and "flag-conditions" in viewer and 'href="../../serving/index.html#other-model"' \
         in viewer
+
+
+def test_a_value_too_long_to_show_is_never_read_as_a_quantity():
+    """The hostile pass: a model of 200 kB ('1' + spaces + '1/a/b') made the quantity pattern quadratic."""
+    assert C._quantity("1" + " " * 300 + "1/a/b") is None and C._quantity("80 GB") is not None
+
+
+@pytest.mark.parametrize("typed, code", [(".nan", "SC204"), (".inf", "SC204"), ("1" + "0" * 400, "SC204"),
+                                         ("123456789012345", None)])
+def test_a_typed_condition_is_a_finite_number_of_at_most_15_digits(tmp_path, typed, code):
+    root = tmp_path / "ledger"
+    import shutil
+
+    shutil.copytree(LEDGERS / "base", root)
+    alpha = root / "claims/core/alpha.yaml"
+    alpha.write_text(alpha.read_text().replace("  date: 2026-01\n", f"  date: 2026-01\n  conditions: {{k: {typed}}}\n"))
+    result, _ = pipeline.validate(root)
+    assert [f.code for f in result.findings if f.severity == "error"] == ([code] if code else [])
+    if code is None:
+        assert not pipeline.build(root, tmp_path / "site").refused

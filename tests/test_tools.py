@@ -257,6 +257,7 @@ def test_every_tool_file_is_recognised_as_its_tool_and_no_other_evidence_is():
 
 # Evidence outside tests/tools that carries a tool's whole signature (the example ledger and the corpus).
 RECOGNISED_ELSEWHERE = {
+    "tests/ledgers/bad/conditions-gap-across-them/evidence/serving.json": "serving",
     "tests/ledgers/bad/artifact-names-its-makers/evidence/bench.json": "pytest-benchmark",
     "tests/ledgers/bad/conditions-model-differs/evidence/serving.json": "serving",
     "tests/ledgers/bad/conditions-unstated-on-the-bar/evidence/serving.json": "serving",

@@ -73,5 +73,14 @@ def check(rec: DimensionRecord, m: Measurement, bar: compare.Bar, settings: Sett
                                 "set status: inconclusive, or measure on the bar's conditions (conditions_must_match "
                                 f"lists {', '.join(d.key for d in differ)}; state a missing one in sota.conditions or "
                                 "the artifact's meta)"))
+    for field in ("claim", "note"):
+        text = getattr(dim, field) or ""
+        used = [name for name in ("gap", "ratio") if "${" + name + "}" in text]
+        if differ and used:
+            findings.append(finding("SC520", doc.file, doc.pos((field,)),
+                                    f"{field} fills ${{{used[0]}}}, a gap to the bar, across conditions that must "
+                                    f"match and do not: {'; '.join(d.words() for d in differ)}",
+                                    "say what each side measured, in words, with ${value} and ${bar} (e.g. '${value} "
+                                    "on our model; the bar's ${bar} is on another')"))
     return differ
 

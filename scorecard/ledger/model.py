@@ -79,6 +79,10 @@ HttpUrl = Annotated[str, AfterValidator(_url_check("SC403")), Field(json_schema_
 Number = Annotated[float, AfterValidator(_finite)]
 
 def _condition_text(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise PydanticCustomError("SC204", "must be a finite number, not {value}", {"value": value})
+    if isinstance(value, int) and abs(value) > 10 ** 15:
+        raise PydanticCustomError("SC204", "a number of at most 15 digits (write a longer one as text)")
     if isinstance(value, str):
         if not value.strip():
             raise PydanticCustomError("SC204", "must not be empty")

@@ -167,6 +167,8 @@ def _check_honesty(rec: DimensionRecord, m: Measurement, sota: compare.Bar, sett
                                 "give the bar its number (sota.value and sota.unit, or sota.result), or set status: "
                                 "trails or inconclusive, which claim nothing in our favour"))
         return
+    if sota.value is None and dim.status == "trails":  # nothing in our favour, but still across listed conditions
+        conditioned.check(rec, m, sota, settings, store, findings)
     if sota.value is None or dim.status not in HONEST or units.parse(sota.unit or "").problem is not None:
         return
     if m.failures and m.expr is None and sota.better != "lower":

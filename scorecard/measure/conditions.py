@@ -19,6 +19,7 @@ neither for them.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -55,15 +56,22 @@ def shown(value: object) -> str:
 
 
 def stated(key: str, value: object, origin: str) -> Stated | None:
-    """A condition read from a file or a record (None for an empty value, a list or an object)."""
+    """A condition read from a file or a record (None for an empty value, a list or an object). A number is
+    compared as one where a double holds it exactly; past that (a 400-digit integer, an infinity), as its text."""
     if value is None or isinstance(value, (dict, list)) or (isinstance(value, str) and not value.strip()):
         return None
     text = shown(value)
     if key == "model" and isinstance(value, str) and _a_path(value.strip()):
-        last = re.split(r"[/\\]", value.strip().rstrip("/\\"))[-1]
-        return Stated(shown(last), origin, value, "the last component of a path")
-    number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else text
-    return Stated(text, origin, float(number) if isinstance(number, int) else number)
+        return Stated(shown(_last(value)), origin, value, "the last component of a path")
+    exact = isinstance(value, (int, float)) and not isinstance(value, bool) and (
+        abs(value) <= 2 ** 53 if isinstance(value, int) else math.isfinite(value))
+    whole = " ".join(as_text(value).split())  # compared uncut: two values alike for 200 characters may differ after
+    return Stated(text, origin, float(value) if exact else whole)  # type: ignore[arg-type]
+
+
+def _last(text: str) -> str:
+    """The last component of a path or an id (/data/llama-3.1-8b, meta-llama/Llama-3.1-8B)."""
+    return re.split(r"[/\\]", text.strip().rstrip("/\\"))[-1]
 
 
 def _a_path(text: str) -> bool:
@@ -90,7 +98,7 @@ def of_artifact(data: Any, tool: str | None, where: tuple = ()) -> tuple[Conditi
     from_meta: set[str] = set()
     free = meta.get("conditions")
     free = free if isinstance(free, dict) else {}
-    named = [(f"conditions.{k}", k, v) for k, v in free.items() if isinstance(k, str) and _KEY.fullmatch(k)]
+    named = [(f"conditions.{k}", k, v) for k, v in free.items() if isinstance(k, str) and _KEY.fullmatch(k)][:40]
     for name, key, value in [*named, *((name, key, meta.get(name)) for name, key in META_KEYS.items())]:
         item = stated(key, value, f"meta.{name}")
         if item is None or key in from_meta:  # meta.hardware before meta.machine, its older name
@@ -98,7 +106,7 @@ def of_artifact(data: Any, tool: str | None, where: tuple = ()) -> tuple[Conditi
         from_meta.add(key)
         if key not in found:
             found[key] = item
-        elif not same(found[key], item, ()):
+        elif not same(found[key], item, (), key):
             found[key] = _beside(found[key], item)
             if name != "machine":  # a machine's name ("ci-runner-3") beside the tool's description contradicts nothing
                 contradictions.append((key, found[key].value, item.value))
@@ -127,7 +135,7 @@ def merged(sides: Iterable[Conditions]) -> Conditions:
         return {}
     out: Conditions = {}
     for key, first in sides[0].items():
-        if all(key in other and same(first, other[key], ()) for other in sides[1:]):
+        if all(key in other and same(first, other[key], (), key) for other in sides[1:]):
             out[key] = first
     return out
 
@@ -140,43 +148,61 @@ def added(base: Conditions, more: Conditions) -> Conditions:
 # --- matching ---------------------------------------------------------------------------------------------------
 
 def _normal(text: str) -> str:
-    return " ".join(re.sub(r"[-_]+", " ", text.casefold()).split())
+    """Text as matched: case set aside, and '-' or '_' between two word characters read as a space (H100-SXM is
+    h100 sxm; -40 keeps its sign)."""
+    return " ".join(re.sub(r"(?<=\w)[-_]+(?=\w)", " ", text.casefold()).split())
 
 
 def _quantity(text: str) -> tuple[float, object] | None:
     """A number with an optional unit, converted to its base units, and the unit's dimensions (80GB, 80 GB, 0.08 TB
-    match; 1 GB and 1 GHz do not)."""
-    found = re.fullmatch(r"\s*([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*([^\d\s].*)?\s*", text, re.IGNORECASE)
+    match; 1 GB and 1 GHz do not); None for other text, and for text longer than a shown value (MAX_CHARS)."""
+    text = text.strip()
+    found = re.fullmatch(r"([-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(?:\s*([^\d\s].*))?", text, re.IGNORECASE) \
+        if len(text) <= MAX_CHARS else None
     if not found:
         return None
     number = float(found[1])
+    if not math.isfinite(number):
+        return None
     if not found[2]:
         return number, ()
     from . import units
 
-    unit = units.parse(found[2].strip())
+    unit = units.parse(found[2])
     if unit.problem is not None or not unit.known:
         return None
     return number * unit.factor, unit.dims
 
 
-def same(a: Stated, b: Stated, equivalent: Iterable[Iterable[str]]) -> bool:
-    """Whether two values of one condition match (the module's docstring says how)."""
-    if isinstance(a._compared, float) or isinstance(b._compared, float):
-        qa = (a._compared, ()) if isinstance(a._compared, float) else _quantity(str(a._compared))
-        qb = (b._compared, ()) if isinstance(b._compared, float) else _quantity(str(b._compared))
+def _number(value: str | float) -> tuple[float, object] | None:
+    return (value, ()) if isinstance(value, float) else _quantity(value)
+
+
+def _model_kind(text: str) -> str:
+    """bare (a name), hub (owner/name) or path (a file on someone's disk)."""
+    return "path" if _a_path(text.strip()) else "hub" if re.search(r"[/\\]", text) else "bare"
+
+
+def _equivalent(x: str, y: str, equivalent: Iterable[Iterable[str]]) -> bool:
+    return any({x, y} <= {_normal(t) for t in group} for group in equivalent)
+
+
+def same(a: Stated, b: Stated, equivalent: Iterable[Iterable[str]], key: str = "") -> bool:
+    """Whether two values of one condition match: as numbers where either is one (a sign counts: -40 is not 40), else
+    as text without case, whitespace, '-' or '_' between words, or by a group the ledger declares equivalent. A model
+    matches by its name where one side gives a bare name, or a path against a hub id (owner/name): two hub ids, or
+    two paths, match only whole."""
+    qa, qb = _number(a._compared), _number(b._compared)
+    if qa is not None or qb is not None:
         return qa is not None and qb is not None and qa == qb
     x, y = _normal(str(a._compared)), _normal(str(b._compared))
-    if x == y:
+    if x == y or _equivalent(x, y, equivalent):
         return True
-    qx, qy = _quantity(str(a._compared)), _quantity(str(b._compared))
-    if qx is not None and qy is not None:
-        return qx == qy
-    lx, ly = (_normal(re.split(r"[/\\]", str(m).rstrip("/\\"))[-1]) for m in (a._compared, b._compared))
-    if lx == ly:
-        return True
-    return any({x, y} <= {_normal(t) for t in group} or {lx, ly} <= {_normal(t) for t in group}
-               for group in equivalent)
+    kinds = {_model_kind(str(a._compared)), _model_kind(str(b._compared))}
+    if key != "model" or not ("bare" in kinds or kinds == {"hub", "path"}):
+        return False
+    lx, ly = (_normal(_last(str(m))) for m in (a._compared, b._compared))
+    return lx == ly or _equivalent(lx, ly, equivalent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,14 +224,14 @@ def differences(ours: Conditions, bar: Conditions, keys: Iterable[str],
     out = []
     for key in dict.fromkeys(keys):
         a, b = ours.get(key), bar.get(key)
-        if a is None or b is None or not same(a, b, equivalent):
+        if a is None or b is None or not same(a, b, equivalent, key):
             out.append(Difference(key, a.value if a else None, b.value if b else None))
     return out
 
 
 def differing(ours: Conditions, bar: Conditions, equivalent: Iterable[Iterable[str]] = ()) -> list[str]:
     """The keys both sides state with values that do not match (for the "conditions differ" mark)."""
-    return sorted(key for key in ours.keys() & bar.keys() if not same(ours[key], bar[key], equivalent))
+    return sorted(key for key in ours.keys() & bar.keys() if not same(ours[key], bar[key], equivalent, key))
 
 
 def of_measurement(m: Any, data_of: Callable[[str], Any]) \
@@ -252,7 +278,7 @@ def table(ours: Conditions, bar: Conditions, listed: Iterable[str] = (),
     rows = []
     for key in order:
         a, b = ours.get(key), bar.get(key)
-        differs = (a is not None and b is not None and not same(a, b, equivalent)) or \
+        differs = (a is not None and b is not None and not same(a, b, equivalent, key)) or \
             (key in listed and (a is None or b is None))
         rows.append(Row(key, a, b, differs, key in listed))
     return tuple(rows)

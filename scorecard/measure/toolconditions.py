@@ -44,7 +44,8 @@ def _joined(*parts: object, sep: str = ", ") -> str | None:
 
 def _cpus(model: object, count: object) -> str | None:
     """A CPU model name and its logical CPU count, as a person writes them."""
-    count_text = f"{as_text(count)} CPUs" if isinstance(count, (int, float, str)) and str(count).isdigit() else None
+    count_text = f"{as_text(count)} CPUs" if isinstance(count, (int, str)) and not isinstance(count, bool) and \
+        re.fullmatch(r"[0-9]{1,6}", str(count)) else None
     return _joined(model if isinstance(model, str) and model.strip() else None, count_text)
 
 
@@ -114,7 +115,8 @@ def _google_benchmark(data: Any, where: tuple) -> dict[str, tuple[object, str]]:
 def _asv(data: Any, where: tuple) -> dict[str, tuple[object, str]]:
     params = _at(data, "params")
     ram = _at(params, "ram")
-    ram_text = f"{int(ram) / 2 ** 30:.1f} GiB RAM" if isinstance(ram, str) and ram.isdigit() else None
+    ram_text = f"{int(ram) / 2 ** 30:.1f} GiB RAM" if isinstance(ram, str) and re.fullmatch(r"[0-9]{1,20}", ram) \
+        else None
     entry = _at(data, *where[:2]) if len(where) >= 2 and where[0] == "results" else None
     columns = _at(data, "result_columns")
     started = entry[columns.index("started_at")] if isinstance(entry, list) and isinstance(columns, list) and \
