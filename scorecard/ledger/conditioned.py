@@ -20,10 +20,14 @@ from .records import DimensionRecord
 
 def sides(rec: DimensionRecord, m: Measurement, bar: compare.Bar, store: ArtifactStore) \
         -> tuple[Conditions, Conditions, list[tuple[str, Contradiction]]]:
-    """(ours, the bar's, each artifact whose meta contradicts its tool, with the key and the two values)."""
-    ours, contradicted = of_measurement(m, lambda rel: store.get(rel).data)
-    theirs, more = _bar(rec, bar, store)
-    return ours, theirs, contradicted + more
+    """(ours, the bar's, each artifact whose meta contradicts its tool, with the key and the two values): read once
+    per run, for the check and the pages alike."""
+    key = f"{rec.id}\0{id(m)}"
+    if key not in store.sides:
+        ours, contradicted = of_measurement(m, store.get)
+        theirs, more = _bar(rec, bar, store)
+        store.sides[key] = ours, theirs, contradicted + more
+    return store.sides[key]
 
 
 def sides_of_bar(rec: DimensionRecord, bar: compare.Bar, store: ArtifactStore) -> Conditions:
@@ -36,7 +40,7 @@ def _bar(rec: DimensionRecord, bar: compare.Bar, store: ArtifactStore) \
     theirs = typed(rec.model.sota.conditions)
     if bar.measured is None:
         return theirs, []
-    read, contradicted = of_measurement(bar.measured, lambda rel: store.get(rel).data)
+    read, contradicted = of_measurement(bar.measured, store.get)
     return added(read, theirs), contradicted
 
 

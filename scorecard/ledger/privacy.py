@@ -36,8 +36,8 @@ def _walk(node: JsonValue, path: str = "") -> Iterator[tuple[str, str, str, Json
         yield where, parent, key, value
         if isinstance(value, dict):
             queue.extend((f"{where}/{_escape(str(k))}", key, str(k), v) for k, v in value.items())
-        elif isinstance(value, list):
-            queue.extend((f"{where}/{i}", key, "", v) for i, v in enumerate(value))
+        elif isinstance(value, list):  # a number says nothing of anyone: runs are not walked one by one
+            queue.extend((f"{where}/{i}", key, "", v) for i, v in enumerate(value) if isinstance(v, (str, dict, list)))
 
 
 def _escape(key: str) -> str:

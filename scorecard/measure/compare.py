@@ -350,7 +350,7 @@ def evidence_date(art: Artifact, store: ArtifactStore) -> tuple[date | None, str
 
     git is asked only for an artifact without a usable meta.date (once per run, for all of evidence/).
     """
-    ran = recorded_date(art.data)  # the run's own date, as the tool records it (meta adds, never overrides)
+    ran = recorded_date(art)  # the run's own date, as the tool records it (meta adds, never overrides)
     if ran is not None:
         return ran, "tool"
     measured = full_date(art.meta.get("date")) if isinstance(art.meta, dict) else None

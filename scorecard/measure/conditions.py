@@ -234,21 +234,21 @@ def differing(ours: Conditions, bar: Conditions, equivalent: Iterable[Iterable[s
     return sorted(key for key in ours.keys() & bar.keys() if not same(ours[key], bar[key], equivalent, key))
 
 
-def of_measurement(m: Any, data_of: Callable[[str], Any]) \
+def of_measurement(m: Any, artifact_of: Callable[[str], Any]) \
         -> tuple[Conditions, list[tuple[str, Contradiction]]]:
     """The conditions a measurement's artifacts share (merged), and the (artifact, key) pairs where an artifact's
     meta contradicts its tool."""
-    from .tools import recognise
+    from .tools import recognised
 
     sides: list[Conditions] = []
     contradicted: list[tuple[str, Contradiction]] = []
     for src in m.sources:
-        data = data_of(src.evidence)
+        art = artifact_of(src.evidence)
         tool = src.tool
         if tool is None:
-            fmt = recognise(data)
+            fmt = recognised(art)
             tool = fmt.NAME if fmt is not None else None
-        found, said = of_artifact(data, tool, src.places[0] if src.places else ())
+        found, said = of_artifact(art.data, tool, src.places[0] if src.places else ())
         sides.append(found)
         contradicted += [(src.evidence, c) for c in said]
     return merged(sides), contradicted

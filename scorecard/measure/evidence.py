@@ -160,6 +160,8 @@ class Artifact:
     meta: dict = field(default_factory=dict)
     raw: bytes = b""
     problem: PathProblem | None = None  # why the path may not be read at all
+    tool: str | None = None  # the format whose signature the data carries, once tools.recognised has looked
+    tool_known: bool = False
 
 
 class ArtifactStore:
@@ -168,6 +170,7 @@ class ArtifactStore:
     def __init__(self, place: LedgerPlace):
         self.place = place
         self._cache: dict[str, Artifact] = {}
+        self.sides: dict[str, tuple] = {}  # a dimension's two sides' conditions, read once per run (ledger.conditioned)
         self._located: dict[str, tuple[Path, str] | PathProblem] = {}
         self._folded: dict[str, str] = {}  # casefolded path -> the first spelling located
         self._git_dates: dict[str, tuple[date, str]] | None = None  # evidence/ file -> (last commit date, blob)

@@ -160,12 +160,13 @@ TOOL_KEYS: dict[str, Callable[[Any, tuple], dict[str, tuple[object, str]]]] = {
 }
 
 
-def recorded_date(data: Any) -> date | None:
-    """The day a tool's file says its runs ran (the oldest, for a file of several: asv's results' started_at), or
-    None where no tool wrote it or the tool records none (hyperfine)."""
-    from .tools import recognise
+def recorded_date(art: Any) -> date | None:
+    """The day a tool's file (an evidence.Artifact) says its runs ran (the oldest, for a file of several: asv's
+    results' started_at), or None where no tool wrote it or the tool records none (hyperfine)."""
+    from .tools import recognised
 
-    fmt = recognise(data)
+    data = art.data
+    fmt = recognised(art)
     if fmt is None or fmt.NAME not in TOOL_KEYS:
         return None
     if fmt.NAME == "asv":

@@ -201,7 +201,7 @@ def check_recognised(art: Artifact, where: list[Where], unit: str | None, loc: L
     """A pointer or path into a file a tool's signature recognises: only the tool's own numbers (SC323 for a key it
     does not write), no failed run or warm-up read as a measurement (SC323), and the typed unit is the tool's
     (SC511). Each array the selection reaches is judged once, however many runs it selects."""
-    fmt = tools.recognise(art.data)
+    fmt = tools.recognised(art)
     if fmt is None:
         return
     pooled = tools.pooled(art.data, where, fmt)

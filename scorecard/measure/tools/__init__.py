@@ -24,8 +24,8 @@ NAMES = tuple(FORMATS)
 assert NAMES == TOOL_FORMATS, "core.toolnames lists the formats measure.tools reads"
 
 __all__ = ["FORMATS", "Inconsistent", "NAMES", "Picked", "Request", "Sibling", "alone_at", "behind", "failed_at",
-           "interval_at", "partly", "pick", "pooled", "recognise", "short_form", "stated_unit", "statistic_at",
-           "unknown_at"]
+           "interval_at", "partly", "pick", "pooled", "recognise", "recognised", "short_form", "stated_unit",
+           "statistic_at", "unknown_at"]
 
 
 def pick(name: str, data: Any, req: Request) -> Picked:
@@ -43,6 +43,14 @@ def pick(name: str, data: Any, req: Request) -> Picked:
 def recognise(data: Any) -> ModuleType | None:
     """The format whose whole signature the file carries, or None."""
     return next((fmt for fmt in FORMATS.values() if fmt.recognise(data)), None)
+
+
+def recognised(art: Any) -> ModuleType | None:
+    """recognise(art.data), asked once per artifact (the check, the conditions and the dates all ask)."""
+    if not art.tool_known:
+        fmt = recognise(art.data)
+        art.tool, art.tool_known = (fmt.NAME if fmt is not None else None), True
+    return FORMATS[art.tool] if art.tool is not None else None
 
 
 def _ask(fmt: ModuleType | None, question: str, *args: Any) -> Any:
