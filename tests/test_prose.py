@@ -465,3 +465,10 @@ def test_a_ratio_result_may_type_its_ratio_to_the_bar_and_the_nearest_number_is_
 def test_a_mismatch_names_the_nearest_number_only_where_it_is_not_the_value(difference, gives):
     known = [Known(10, "ms", "the value"), Known(20, "ms", "the bar"), Known(difference, "ms", typed.DIFFERENCE)]
     assert [_gives(miss) for miss in typed.check("12 ms faster than the bar", known)] == [gives]
+
+
+def test_a_closing_bracket_with_nothing_to_close_shows_and_parts_the_digits():
+    """Found by the differential test above: '95]95-**ms**' shows '95]95-ms', 95 ms on the page, but the check read
+    9595 ms (each ] read as a mark that shows nothing or a space): a number it did not read is a number it could not
+    refuse."""
+    assert [(str(w.value), w.unit) for w in typed.written_numbers("95]95-**ms**")] == [("95", "ms")]
