@@ -345,3 +345,16 @@ def test_conditions_side_by_side_and_the_differ_mark_at_both_widths(browser, tmp
             assert page.evaluate("() => document.documentElement.scrollWidth") <= width, (rel, width)
             context.close()
             assert problems == [], rel
+
+
+def test_a_printed_category_page_keeps_its_summary_table(browser, sites):
+    """Issue 45 (print): the table of a category's dimensions sits in nav.toc, which print hid with the navigation."""
+    _, example, _, _ = sites
+    category = next(rel for rel in html_pages(example) if rel.endswith("/index.html") and "/" in rel
+                    and not rel.startswith("_"))
+    context, page, problems = open_page(browser, (example / category).as_uri(), width=1280)
+    page.emulate_media(media="print")
+    assert page.locator("nav.toc table.glance").is_visible()
+    assert not page.locator(".site-header nav").first.is_visible()
+    context.close()
+    assert problems == []
