@@ -268,7 +268,8 @@ def test_the_standing_says_its_status_with_the_gap_in_the_same_words(value, low,
 
     m = Measurement(value, "x", (), None, low, high, "ci" if low is not None else "")
     c = compare.compare(m, sota(1.0, "x", "higher"), 0.05)
-    assert standing_text(SimpleNamespace(comparison=c, status=c.verdict(), measured=None, conditions=())) == words
+    d = SimpleNamespace(comparison=c, status=c.verdict(), measured=None, conditions_unlike=())
+    assert standing_text(d) == words
 
 
 @pytest.mark.parametrize("value,unit,text", [(30.25, "ms", "30.25 ms"), (12.0, "req/s", "12 req/s"),

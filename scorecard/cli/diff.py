@@ -111,10 +111,8 @@ def _side(label: str, root: Path) -> Side:
         if f.severity == "error":
             errors.setdefault(f.file, []).append(f"{f.code} {f.message}")
     settings = result.ledger.settings
-    unlike = {i: [d.key for d in conditioned.differences(*conditioned.sides(dims[i], m, dims[i].bar_of, store)[:2],
-                                                         conditioned.listed(dims[i], settings),
-                                                         settings.condition_equivalents)]
-              for i, m in values.items() if m is not None and conditioned.listed(dims[i], settings)}
+    unlike = {i: [d.key for d in conditioned.unlike(dims[i], m, dims[i].bar_of, settings, store)]
+              for i, m in values.items() if m is not None}
     return Side(label, result, dims, values, errors, unlike)
 
 

@@ -49,6 +49,16 @@ def listed(rec: DimensionRecord, settings: Settings) -> list[str]:
     return list(dict.fromkeys([*settings.conditions_must_match, *rec.model.conditions_must_match]))
 
 
+def unlike(rec: DimensionRecord, m: Measurement, bar: compare.Bar, settings: Settings,
+           store: ArtifactStore) -> list[Difference]:
+    """The keys conditions_must_match lists (the ledger's and the record's) that the two sides do not share."""
+    keys = listed(rec, settings)
+    if not keys:
+        return []
+    ours, theirs, _ = sides(rec, m, bar, store)
+    return differences(ours, theirs, keys, settings.condition_equivalents)
+
+
 def check(rec: DimensionRecord, m: Measurement, bar: compare.Bar, settings: Settings, store: ArtifactStore,
           findings: list[Finding]) -> list[Difference]:
     """SC522 and SC521 where they hold; SC520 where a listed key differs and the status places the value. Returns the
@@ -68,7 +78,7 @@ def check(rec: DimensionRecord, m: Measurement, bar: compare.Bar, settings: Sett
                                 f"(ours) · {theirs['hardware'].value} (bar)",
                                 "measure both systems on the same machine, or list hardware in "
                                 "conditions_must_match to leave the comparison inconclusive"))
-    differ = differences(ours, theirs, keys, settings.condition_equivalents) if keys else []
+    differ = unlike(rec, m, bar, settings, store)
     if differ and dim.status != "inconclusive":
         said = "; ".join(d.words() for d in differ)
         findings.append(finding("SC520", doc.file, doc.pos(("status",)),

@@ -68,15 +68,22 @@ def _version(value: object) -> str | None:
     return value if isinstance(value, str) and re.fullmatch(r"\d+(\.\d+){0,3}\S{0,12}( \(\d+-bit\))?", value) else None
 
 
+def _python_machine(info: Any, name: str, model: tuple[str, ...], count: tuple[str, ...]) \
+        -> dict[str, tuple[object, str]]:
+    """hardware and software as a Python benchmark tool records them under info (named name): the CPU model and
+    count at model and count, the implementation and version at python_implementation and python_version."""
+    return {
+        "hardware": (_cpus(_at(info, *model), _at(info, *count)),
+                     f"{name}.{'.'.join(model)}, {name}.{'.'.join(count)}"),
+        "software": (_joined(_at(info, "python_implementation"), _version(_at(info, "python_version")), sep=" "),
+                     f"{name}.python_implementation, {name}.python_version"),
+    }
+
+
 def _pytest_benchmark(data: Any, where: tuple) -> dict[str, tuple[object, str]]:
     info = _at(data, "machine_info")
-    return {
-        "hardware": (_cpus(_at(info, "cpu", "brand_raw"), _at(info, "cpu", "count")),
-                     "machine_info.cpu.brand_raw, machine_info.cpu.count"),
-        "software": (_joined(_at(info, "python_implementation"), _version(_at(info, "python_version")), sep=" "),
-                     "machine_info.python_implementation, machine_info.python_version"),
-        "date": (_day(_at(data, "datetime")), "datetime"),
-    }
+    return {**_python_machine(info, "machine_info", ("cpu", "brand_raw"), ("cpu", "count")),
+            "date": (_day(_at(data, "datetime")), "datetime")}
 
 
 def _pyperf(data: Any, where: tuple) -> dict[str, tuple[object, str]]:
@@ -85,13 +92,8 @@ def _pyperf(data: Any, where: tuple) -> dict[str, tuple[object, str]]:
     runs = _at(bench, "runs")
     run_date = next((_at(run, "metadata", "date") for run in runs if _at(run, "metadata", "date")), None) \
         if isinstance(runs, list) else None
-    return {
-        "hardware": (_cpus(_at(meta, "cpu_model_name"), _at(meta, "cpu_count")),
-                     "metadata.cpu_model_name, metadata.cpu_count"),
-        "software": (_joined(_at(meta, "python_implementation"), _version(_at(meta, "python_version")), sep=" "),
-                     "metadata.python_implementation, metadata.python_version"),
-        "date": (_day(run_date or _at(meta, "date")), "the first run's metadata.date"),
-    }
+    return {**_python_machine(meta, "metadata", ("cpu_model_name",), ("cpu_count",)),
+            "date": (_day(run_date or _at(meta, "date")), "the first run's metadata.date")}
 
 
 def _google_benchmark(data: Any, where: tuple) -> dict[str, tuple[object, str]]:

@@ -87,8 +87,8 @@ def dimension_data(d: ResolvedDimension) -> dict:
         "measured": None if m is None else measured_data(m),
         "bar": bar_data(d),
         "comparison": None if c is None else {"ratio": c.ratio, "margin": _margin(c),
-                                              "standing": None if d.status == "simulated" else "unplaced" if any(
-                                                  r.listed and r.differs for r in d.conditions) else c.standing,
+                                              "standing": None if d.status == "simulated" else "unplaced"
+                                              if d.conditions_unlike else c.standing,
                                               "better": c.better,
                                               "value": c.value, "unit": c.unit, "low": c.low, "high": c.high,
                                               "bar_low": c.bar_low, "bar_high": c.bar_high,

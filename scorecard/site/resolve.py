@@ -109,6 +109,11 @@ class ResolvedDimension:
         return [row.key for row in self.conditions if row.differs]
 
     @property
+    def conditions_unlike(self) -> list[str]:
+        """The conditions that must match and differ: the value is not placed against the bar (SC520)."""
+        return [row.key for row in self.conditions if row.listed and row.differs]
+
+    @property
     def id(self) -> str:
         """The dimension's id (its permalink anchor)."""
         return self.record.id

@@ -280,7 +280,7 @@ def _standing(d: ResolvedDimension) -> str:
     status = d.status if d.status in ("leads", "parity", "trails", "inconclusive") else c.verdict()
     if status in ("leads", "trails"):
         return gap_words(c)
-    unlike = [row.key for row in d.conditions if row.listed and row.differs]
+    unlike = d.conditions_unlike
     if status == "inconclusive" and unlike:  # not placed whatever the runs: measured on other conditions (issue 44)
         return f"not placed: measured on other conditions ({', '.join(unlike)}); {gap_words(c)} as measured"
     if status == "inconclusive":
