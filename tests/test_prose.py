@@ -472,3 +472,10 @@ def test_a_closing_bracket_with_nothing_to_close_shows_and_parts_the_digits():
     9595 ms (each ] read as a mark that shows nothing or a space): a number it did not read is a number it could not
     refuse."""
     assert [(str(w.value), w.unit) for w in typed.written_numbers("95]95-**ms**")] == [("95", "ms")]
+
+
+def test_brackets_and_emphasis_are_read_apart():
+    """'[95]95-**ms**' shows '[95]95-ms' (no link closes the [, the ** are emphasis): 95 ms is on the page and is
+    read, beside the 9595 ms of the reading where the brackets are marks (a number the check refuses)."""
+    read = [(str(w.value), w.unit) for w in typed.written_numbers("[95]95-**ms**")]
+    assert ("95", "ms") in read and ("9595", "ms") in read

@@ -45,7 +45,7 @@ def _readings(text: str, values_items: tuple[tuple[str, str], ...], plain: bool,
     marked = "".join(p.text if p.name is None else QUOTED if p.name in prose.MARKED else
                      OPEN + values[p.name] + CLOSE if p.name in values else FILLED for p in pieces)
     out, glued = [], False
-    for emphasis in ("", " ") if _EMPHASIS.search(marked) else ("",):  # one reading where no mark can differ
+    for emphasis in _mark_readings(marked):
         shown = normalise(_inline_text(marked, emphasis) if inline else _markdown_text(marked, emphasis))
         glued = glued or _GLUED.search(shown) is not None
         out.append(shown.replace(FILLED, " ").replace(QUOTED, " "))
@@ -106,6 +106,16 @@ _INDENTED = re.compile(r"\n?(?:(?: {4}|\t)[^\n]*\n?)+")  # every line indented: 
 
 
 _EMPHASIS = re.compile(r"[*_\[\]]")
+_BRACKETS, _STARS = re.compile(r"[\[\]]"), re.compile(r"[*_]")
+
+
+def _mark_readings(text: str) -> tuple[str, ...]:
+    """How the marks of text may show: each as nothing, or each as a space; and where it has both kinds, brackets
+    as themselves (a [ no link closes shows) while the emphasis marks show nothing, since the two kinds are matched
+    apart ([95]95-**ms** shows [95]95-ms). One reading where no mark can differ."""
+    if not _EMPHASIS.search(text):
+        return ("",)
+    return ("", " ", "[") if _BRACKETS.search(text) and _STARS.search(text) else ("", " ")
 _INLINE_MARKS = re.compile(r"[\\`<&\]*_\[]")
 
 
@@ -136,11 +146,12 @@ def _inline_text(par: str, emphasis: str) -> str:
             out.append(html.unescape(m.group()))
             i = m.end()
         elif c == "]" and opened and (m := _LINK_TAIL.match(par, i)):
-            out.append(emphasis)  # [text](url) and [text][label] show their text
+            out.append("" if emphasis == "[" else emphasis)  # [text](url) and [text][label] show their text
             opened -= 1
             i = m.end()
         elif c in "*[]" or (c == "_" and not (_word(par, i - 1) and _word(par, i + 1))):
-            out.append(c if c == "]" and not opened else emphasis)  # a ] with no [ to close shows: 95]95 ms is 95 ms
+            shows = c if c in "[]" and emphasis == "[" else "" if emphasis == "[" else emphasis
+            out.append(c if c == "]" and not opened else shows)  # a ] with no [ to close shows: 95]95 ms is 95 ms
             opened += 1 if c == "[" else -1 if c == "]" and opened else 0
             i += 1
         else:
