@@ -41,7 +41,7 @@ def test_the_example_ledger_as_a_table(tmp_path):
     assert len(rows) - 1 == len(records)
     ttft = next(row for row in rows if row[1].startswith("Time to first token"))
     assert ttft[2:] == ["◐ parity (±5 %) · sample data", "33 ms", "33.8 ms",
-                        "level with the bar: within ±5% (2.4% behind)"]
+                        "level with the bar: within ±5% (2.4% slower)"]
     assert "no Details column: set base_url" in proc.stderr
     assert "ago" not in proc.stdout  # no relative dates: the block changes only when the ledger does
 

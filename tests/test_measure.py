@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from scorecard.measure import verdict
 from scorecard.measure import compare, expr, stats, units
 from scorecard.cli import pipeline
+from scorecard.measure.gapwords import gap_words
 from scorecard.measure.reading import Measurement
 
 from conftest import REPO
@@ -211,12 +212,18 @@ def test_a_false_lead_in_another_spelling_of_the_unit_is_refused(tmp_path):
 
 @pytest.mark.parametrize("value,bar,better,unit,words", [
     (2.0, 1.0, "lower", "ms", "2× slower than the bar"),          # exactly 2x: a multiple
-    (1.999, 1.0, "lower", "ms", "99.9% behind the bar"),          # just under: a percentage
+    (1.999, 1.0, "lower", "ms", "99.9% slower than the bar"),     # just under: a percentage
     (0.5, 1.0, "lower", "ms", "2× faster than the bar"),          # exactly 0.5x
-    (0.501, 1.0, "lower", "s", "49.9% ahead of the bar"),
+    (0.501, 1.0, "lower", "s", "99.6% faster than the bar"),     # the speed-up bar/ours, not 49.9 %
+    (0.608, 1.0, "lower", "ms", "64.5% faster than the bar"),     # issue 45: not "39.2% ahead (ratio 0.608×)"
+    (0.8, 1.0, "higher", "x", "25% behind the bar"),              # behind: q is bar/ours
+    (90.0, 100.0, "higher", "tok/s", "11.1% slower than the bar"),  # a rate: faster and slower
+    (110.0, 100.0, "higher", "tok/s", "10% faster than the bar"),
+    (1.1, 1.0, "lower", "USD", "10% behind the bar"),             # not a time: ahead and behind
+    (0.5004, 1.0, "lower", "ms", "99.8% faster than the bar"),    # q 1.9984: below 2×, a percentage
     (12.4, 1.0, "lower", "ms", "12.4× slower than the bar"),
-    (3.1, 1.0, "higher", "tok/s", "3.1× the bar"),
-    (0.2, 1.0, "higher", "tok/s", "5× below the bar"),
+    (3.1, 1.0, "higher", "tok/s", "3.1× faster than the bar"),
+    (0.2, 1.0, "higher", "tok/s", "5× slower than the bar"),
     (5.0, 1.0, "lower", "USD", "5× the bar (lower is better)"),
     (0.25, 1.0, "lower", "USD", "4× below the bar (lower is better)"),
     (1.08, 1.0, "higher", "x", "8% ahead of the bar"),
@@ -240,14 +247,14 @@ def test_a_false_lead_in_another_spelling_of_the_unit_is_refused(tmp_path):
 ])
 def test_a_gap_is_a_percentage_below_2x_and_a_multiple_from_2x(value, bar, better, unit, words):
     c = compare.compare(Measurement(value, unit, ()), sota(bar, unit, better), 0.05)
-    assert c is not None and compare.gap_words(c) == words
+    assert c is not None and gap_words(c) == words
 
 
 @given(st.floats(1e-6, 1e6), st.sampled_from(["higher", "lower"]))
 def test_no_gap_is_said_as_a_percentage_of_100_or_more(value, better):
     c = compare.compare(Measurement(value, "ms", ()), sota(1.0, "ms", better), 0.05)
     assert c is not None
-    words = compare.gap_words(c)
+    words = gap_words(c)
     if "%" in words:
         assert float(words.split("%")[0].removeprefix("less than ")) < 100
     else:
@@ -257,7 +264,7 @@ def test_no_gap_is_said_as_a_percentage_of_100_or_more(value, better):
 @pytest.mark.parametrize("value,low,high,words", [
     (1.017, None, None, "level with the bar: within ±5% (1.7% ahead)"),
     (3.0, 0.5, 6.0, "not yet placed: 3× the bar by the point estimate"),
-    (0.9, 0.8, 1.1, "10% behind the bar"),  # the point beyond the tolerance behind: trails (issue 41)
+    (0.9, 0.8, 1.1, "11.1% behind the bar"),  # bar/ours; the point beyond the tolerance behind: trails (issue 41)
     (1.02, 0.97, 1.1, "not behind the bar by more than 5% (the interval reaches 10% ahead)"),
     (1.02, 0.97, 1.04, "level with the bar: within ±5% (2% ahead)"),
     (1.0, None, None, "level with the bar: within ±5%"),
@@ -293,7 +300,7 @@ def test_against_a_zero_bar_only_zero_is_within_tolerance(value, within, standin
 def test_no_gap_of_any_sign_is_a_percentage_of_100_or_more(value, bar, better):
     c = compare.compare(Measurement(value, "ms", ()), sota(bar, "ms", better), 0.05)
     assert c is not None
-    words = compare.gap_words(c)
+    words = gap_words(c)
     if "%" in words:
         assert float(words.split("%")[0].removeprefix("less than ")) < 100, words
 
@@ -307,3 +314,30 @@ def test_a_range_is_shown_in_the_unit_a_reader_would_write():
     assert fmt_range(0.0299, 0.0304, "s") == "29.9–30.4 ms"
     assert fmt_range(0.0299, 0.0304, "s", like=2.0) == "0.0299–0.0304 s"
     assert fmt_range(-1, 0, "ms") == "-1–0 ms"  # a high end of 0 scales nothing
+
+
+@settings(max_examples=300)
+@given(st.floats(0.01, 1000), st.floats(0.01, 1000), st.sampled_from(["higher", "lower"]),
+       st.sampled_from(["ms", "tok/s", "USD", "x"]))
+def test_a_gap_is_q_minus_one_in_the_words_of_its_quantity(value, bar, better, unit):
+    """FORMAT "Gaps in words": q, the oriented ratio (at least 1), as (q - 1) % below 2× and q× from 2×; 'faster'
+    and 'slower' only for a time where lower is better and a rate where higher is; the side is the margin's."""
+    c = compare.compare(Measurement(value, unit, ()), sota(bar, unit, better), 0.05)
+    assert c is not None
+    words = gap_words(c)
+    if c.margin == 0:
+        assert words == "at the bar"
+        return
+    q = max(value / bar, bar / value)
+    ahead = c.margin > 0
+    speed = (unit, better) in (("ms", "lower"), ("tok/s", "higher"))
+    if "%" in words:
+        size = words.split("%")[0]
+        assert size == "less than 0.1" or abs(float(size) / 100 - (q - 1)) <= 0.0005 + 1e-9, (words, q)
+        assert q < 2
+        word = ("faster" if ahead else "slower") if speed else ("ahead" if ahead else "behind")
+        assert f"% {word}" in words, words
+    else:
+        assert "×" in words and q >= 1.9995, (words, q)
+        if speed:
+            assert words.endswith("faster than the bar" if ahead else "slower than the bar"), words

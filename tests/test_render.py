@@ -91,7 +91,7 @@ def test_overview_puts_ahead_to_the_right_whatever_better_is(base_ledger):
     dots = {p["id"]: p for r in o["rows"] for p in r["dots"]}
     # 12 vs 10 higher-better; 4 vs 5 lower-better
     assert dots["alpha"]["x"] > o["bar_x"] and dots["beta"]["x"] > o["bar_x"]
-    assert dots["beta"]["href"] == "core/index.html#beta" and "20% ahead" in dots["beta"]["label"]
+    assert dots["beta"]["href"] == "core/index.html#beta" and "25% faster" in dots["beta"]["label"]  # 5 ms ÷ 4 ms
     assert [t["label"] for t in o["ticks"]] == ["×2", "the bar", "÷2"]
     assert o["label"].startswith("2 dimensions compared with their bars: 2 ahead, 0 behind, 0 level")
     result2, store2 = pipeline.validate(base_ledger)

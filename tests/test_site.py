@@ -88,7 +88,7 @@ def test_measured_values_come_from_the_artifacts(example_site):
     page = (example_site / "latency-and-reuse/index.html").read_text()
     text = text_of(page)
     assert "Measured: 4.1x (one number: its run-to-run noise is not known) sample data ; 36.7% ahead of the bar" in text
-    assert "1,840 tok/s" in text and "23.3% behind the bar" in text
+    assert "1,840 tok/s" in text and "30.4% slower than the bar" in text
     assert "Simulated value: 0.00031 Wh/token simulated, not measured" in text
     assert "Read from evidence/sample/latency.json at /results/decode/tok~1s ; artifact commit 0000000" in text
     assert 'href="../_files/evidence/sample/latency.json.html#p/results/decode/tok~1s"' in page
@@ -305,11 +305,11 @@ def test_values_from_tool_output_read_as_a_person_writes_them(example_site):
     page = text_of((example_site / "tool-output/index.html").read_text())
     # hyperfine's runs in seconds against a bar in ms: the median, scaled, with n and its interval
     assert "Measured: 81.2 ms (median of n = 12 runs; 95% CI 79.3–83.8 ms)" in page
-    assert "32.3% ahead of the bar" in page
+    assert "47.8% faster than the bar" in page  # the speed-up: 120 ms ÷ 81.2 ms
     assert "(hyperfine output), benchmark 'fak --version'" in page
     # a pytest-benchmark test's rounds, found by its name, in µs like its bar
     assert "Measured: 11.7 µs (median of n = 41 runs; 95% CI 11.6–11.9 µs)" in page
-    assert "level with the bar: within ±5% (2.2% ahead)" in page
+    assert "level with the bar: within ±5% (2.2% faster)" in page
     # the rounded number, and every digit of it beside its provenance, in the result's unit
     assert "Exactly: 11.7365 µs" in page
     # asv's samples, in the unit its benchmarks.json states, published beside them
@@ -442,7 +442,7 @@ def test_overview_table_names_a_dimension_whose_title_has_commas(example_site):
     table = page[page.index('<details class="overview-table">'):]
     assert ('<a href="latency-and-reuse/index.html#time-to-first-token">Time to first token, p50 at concurrency 8 '
             '(sample)</a></th>') in table
-    assert "<td>level with the bar: within ±5% (2.4% behind)</td>" in table
+    assert "<td>level with the bar: within ±5% (2.4% slower)</td>" in table
 
 
 def test_a_badge_says_the_value_and_the_marks_the_page_says_beside_it(example_site):

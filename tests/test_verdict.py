@@ -209,7 +209,7 @@ def test_a_modelled_number_gets_no_verdict_word_and_is_counted_apart(base_ledger
     assert [f.message for f in result.findings if f.severity == "error"] == []
     resolved = resolve_ledger(result.ledger, store)
     d = resolved.categories[0].dimensions[0]
-    assert standing_text(d) == "modelled: 3.3% behind the bar"
+    assert standing_text(d) == "modelled: 3.4% slower than the bar"  # 10 ÷ 9.67
     label = overview_chart(resolved)["label"]
     assert "0 ahead, 0 behind, 0 level, 1 modelled" in label
 
@@ -233,8 +233,8 @@ def test_the_pages_card_badge_and_exports_agree_with_the_status_and_state_the_to
     page = (out / "verdicts/index.html").read_text()
     assert "level with the bar: within ±5%" in page
     assert '<span class="visually-hidden"> (level with the bar: within ±5%)</span>' in page
-    assert "not yet placed: 0.2% behind the bar by the point estimate" in page
-    assert "modelled: 1.1% behind the bar" in page
+    assert "not yet placed: 0.2% slower than the bar by the point estimate" in page
+    assert "modelled: 1.1% slower than the bar" in page
     card = (out / "verdicts/card-two-runs-near.html").read_text()
     assert "inconclusive" in card and "not yet placed" in card
     assert "(level with the bar: within ±5%)" in (out / "_badges/six-run-parity.svg").read_text()

@@ -164,7 +164,7 @@ def test_a_wrong_direction_names_both(tmp_path):
     result, _ = pipeline.validate(root)
     [f] = result.findings
     assert (f.code, f.line, f.col) == ("SC517", 11, 8)
-    assert f.message == "claim says leads … by 490 ms (ahead of the bar); the result is 54.4% behind the bar"
+    assert f.message == "claim says leads … by 490 ms (ahead of the bar); the result is 54.4% slower than the bar"
 
 
 def test_a_setting_and_an_earlier_value_are_marked_on_the_page(tmp_path):
@@ -200,8 +200,8 @@ def test_history_feed_and_diff_show_the_claim_as_the_page_did_and_no_invisible_c
     for where, text in shown.items():
         assert "${" not in text, where
         assert "12.0001" not in text and "+0.0 %" not in text, where
-    assert "12 req/s at peak, 20% ahead of the bar" in shown["history"]
-    assert "“12 req/s, 20% ahead of the bar” → “12 req/s at peak, 20% ahead of the bar”" in shown["diff"]
+    assert "12 req/s at peak, 20% faster than the bar" in shown["history"]
+    assert "“12 req/s, 20% faster than the bar” → “12 req/s at peak, 20% faster than the bar”" in shown["diff"]
 
 
 @pytest.mark.parametrize("claim, codes", [

@@ -7,6 +7,7 @@ from ..core.findings import Finding, finding
 import re
 
 from ..measure import compare, prose, stance, stats, typed, units, verdict
+from ..measure.gapwords import gap_words
 from ..measure.pagetext import readings
 from ..measure.measured import Bar, Measurement
 from ..measure.numfmt import fmt_number, fmt_range, fmt_ratio, fmt_value
@@ -117,7 +118,7 @@ def _check_words(rec: DimensionRecord, field: str, text: str, values: dict[str, 
     for words of a standing the status does not give (stance.py), each said once whatever the readings."""
     doc = rec.doc
     seen: set[tuple[str, str]] = set()
-    gap_text = compare.gap_words(c) if c is not None else ""
+    gap_text = gap_words(c) if c is not None else ""
     # ${bar} names the bar ('faster than ${bar}' is a comparison with it); what the other placeholders show is the
     # evidence's own words (${gap} says the gap the way it is), so the words around them are what is read
     named = {name: "the bar" if name == "bar" else "X" for name in values}
@@ -174,7 +175,7 @@ def shown_values(m: Measurement | None, bar: Bar, c: compare.Comparison | None) 
     if bar.value is not None and bar.unit:
         out["bar"] = fmt_value(bar.value, bar.unit)
     if c is not None:
-        out["gap"] = compare.gap_words(c)
+        out["gap"] = gap_words(c)
         if c.ratio is not None and c.ratio > 0 and c.bar > 0:
             out["ratio"] = fmt_ratio(c.ratio)
     return out

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from . import units
 from .toolconditions import recorded_date
-from .numfmt import fmt_number, fmt_percent, fmt_value, glue
+from .numfmt import fmt_value
 from .measured import Bar
 from .shares import as_share
 from .reading import Measurement
@@ -238,49 +238,6 @@ def _end_margin(end: float | None, unit: units.Unit, bar_end: float | None, bar_
     if end is None or bar_end is None:
         return math.inf if best else -math.inf
     return exact_margin(end, unit, bar_end, bar_unit, better)
-
-
-MULTIPLE_FROM = 2.0  # a gap of this many times or more is said as a multiple, a smaller one as a percentage
-
-
-def gap_words(c: Comparison, named: bool = True) -> str:
-    """How far the value is from the bar, as people say it: a percentage below 2x either way ('8% behind the bar',
-    '37% ahead of the bar'), a multiple from 2x ('12.4x slower than the bar', '3.1x the bar'); a zero bar by sign;
-    a bar in % by the difference in percentage points ('3.1 points below the bar'). Without named, a percentage
-    or a difference in points leaves the bar unnamed ('1.7% ahead'), for a sentence that has named it already."""
-    bar = " the bar" if named else ""
-    if c.unbounded:
-        return f"behind{bar} without bound (failed requests)"
-    if units.is_percent(c.unit):  # a share against a share (%, percent): in points
-        points = c.value - c.bar
-        if points == 0:
-            return "at the bar"
-        return f"{abs(points):.3g} points {'above' if points > 0 else 'below'}{bar}"
-    if c.zero_bar:
-        return "at the bar of 0" if c.margin == 0 else f"{'better' if c.margin > 0 else 'worse'} than the bar of 0"
-    ratio = c.ratio
-    if c.margin == 0:
-        return "at the bar"
-    size = fmt_percent(c.margin)
-    side = "ahead" + (" of" if named else "") if c.margin > 0 else "behind"
-    hundred = float(size[:-1]) >= 100  # as printed: 99.96 % reads 100 %, which a percentage never says
-    # multiples only between two positive numbers: with a negative bar the ratio loses the direction
-    positive = ratio is not None and ratio > 0 and c.bar > 0
-    if not positive and hundred:  # a negative bar, or across zero: the difference, never 100 % or more
-        across = ", across zero" if ratio is not None and ratio < 0 else ""
-        return f"{fmt_number(abs(c.value - c.bar))}{glue(c.unit)}{c.unit} {side}{bar}{across}"
-    if not positive or (1 / MULTIPLE_FROM < ratio < MULTIPLE_FROM and not hundred):  # type: ignore[operator]
-        size = "less than 0.1%" if size in ("0%", "0.0%") else size  # a real gap never reads as none
-        return f"{size} {side}{bar}"
-    assert ratio is not None
-    times = ratio if ratio >= MULTIPLE_FROM else 1 / ratio
-    many = fmt_number(times) + "×"
-    timed = units.parse(c.unit).dims == (("s", 1),)
-    if c.better == "lower":
-        if timed:
-            return f"{many} {'slower' if ratio > 1 else 'faster'} than the bar"
-        return f"{many} {'the bar' if ratio > 1 else 'below the bar'} (lower is better)"
-    return f"{many} the bar" if ratio > 1 else f"{many} below the bar"
 
 
 def _oriented(value: float, unit: units.Unit, bar: float, bar_unit: units.Unit, better: str,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 
 from . import stats
-from .compare import Comparison, gap_words
+from .compare import Comparison
+from .gapwords import gap_words
 from .measured import Bar
 from .reading import Measurement, Problem
 

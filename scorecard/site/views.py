@@ -13,7 +13,8 @@ from urllib.parse import urlsplit
 from markupsafe import Markup
 
 from ..measure import units
-from ..measure.compare import gap_words, in_unit
+from ..measure.compare import in_unit
+from ..measure.gapwords import gap_words
 from ..measure.reading import Measurement
 from ..measure.numfmt import fmt_exact, fmt_number, fmt_percent, fmt_range, fmt_ratio, fmt_value, glue, scaled
 from ..measure.prose import MARKED, fill, split

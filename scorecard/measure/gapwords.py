@@ -1,0 +1,73 @@
+"""The gap between a value and its bar in the words people use (FORMAT "Gaps in words"): one wording for ${gap}, the
+pages, the standing and the checks' messages. Pure: a comparison in, words out."""
+
+from __future__ import annotations
+
+from . import units
+from .compare import Comparison
+from .numfmt import fmt_number, fmt_percent, glue
+
+MULTIPLE_FROM = 2.0  # a gap of this many times or more is said as a multiple, a smaller one as a percentage
+
+
+def gap_words(c: Comparison, named: bool = True) -> str:
+    """How far the value is from the bar, as people say it (FORMAT "Gaps in words"): q is the oriented ratio, at least
+    1 (for a lower-is-better quantity ahead, the speed-up bar/ours); below 2x, (q - 1) as a percentage ('64% faster
+    than the bar', '8% behind the bar'), from 2x a multiple ('12.4x slower than the bar', '3.1x the bar'); 'faster'
+    and 'slower' for times and rates, 'ahead' and 'behind' otherwise; a zero bar by sign; a bar in % by the
+    difference in percentage points ('3.1 points below the bar'). Without named, a percentage or a difference in
+    points leaves the bar unnamed ('1.7% ahead'), for a sentence that has named it already."""
+    bar = " the bar" if named else ""
+    special = _not_a_ratio(c, bar)
+    if special is not None:
+        return special
+    ratio, speed = c.ratio, _speed(c)
+    # multiples and q only between two positive numbers: with a negative bar the ratio loses the direction
+    if ratio is None or ratio <= 0 or c.bar <= 0:
+        return _difference_words(c, named)
+    q = max(ratio, 1 / ratio)
+    size = fmt_percent(q - 1)
+    if q < MULTIPLE_FROM and float(size[:-1]) < 100:  # as printed: 99.96 % reads 100 %, which is 2x
+        size = "less than 0.1%" if size in ("0%", "0.0%") else size  # a real gap never reads as none
+        if speed:
+            return f"{size} {'faster' if c.margin > 0 else 'slower'}{' than the bar' if named else ''}"
+        return f"{size} {'ahead' + (' of' if named else '') if c.margin > 0 else 'behind'}{bar}"
+    many = fmt_number(q) + "×"
+    if speed:
+        return f"{many} {'faster' if c.margin > 0 else 'slower'} than the bar"
+    if c.better == "lower":
+        return f"{many} {'the bar' if ratio > 1 else 'below the bar'} (lower is better)"
+    return f"{many} the bar" if ratio > 1 else f"{many} below the bar"
+
+
+def _not_a_ratio(c: Comparison, bar: str) -> str | None:
+    """The gaps not said as a ratio: unbounded, a share's in points, a zero bar's by sign, none at all."""
+    if c.unbounded:
+        return f"behind{bar} without bound (failed requests)"
+    if units.is_percent(c.unit):  # a share against a share (%, percent): in points
+        points = c.value - c.bar
+        if points == 0:
+            return "at the bar"
+        return f"{abs(points):.3g} points {'above' if points > 0 else 'below'}{bar}"
+    if c.zero_bar:
+        return "at the bar of 0" if c.margin == 0 else f"{'better' if c.margin > 0 else 'worse'} than the bar of 0"
+    return "at the bar" if c.margin == 0 else None
+
+
+def _speed(c: Comparison) -> bool:
+    """Whether the gap is said in 'faster' and 'slower': a time where lower is better, a rate where higher is."""
+    dims = dict(units.parse(c.unit).dims)
+    return (c.better == "lower" and dims == {"s": 1}) or (c.better == "higher" and dims.get("s") == -1)
+
+
+def _difference_words(c: Comparison, named: bool) -> str:
+    """A gap against a negative bar, or across zero: a percentage of the bar's size below 100 %, else the
+    difference in the unit (never 100 % or more of a number whose sign has turned)."""
+    side = "ahead" + (" of" if named else "") if c.margin > 0 else "behind"
+    bar = " the bar" if named else ""
+    size = fmt_percent(c.margin)
+    if float(size[:-1]) >= 100:
+        across = ", across zero" if c.ratio is not None and c.ratio < 0 else ""
+        return f"{fmt_number(abs(c.value - c.bar))}{glue(c.unit)}{c.unit} {side}{bar}{across}"
+    size = "less than 0.1%" if size in ("0%", "0.0%") else size
+    return f"{size} {side}{bar}"
