@@ -1,7 +1,7 @@
 // Status filter, text search, sort and CSV of the shown rows on the index. The page is complete
 // without this script: it reveals the form, hides rows that do not match, reorders rows within
-// each category, and keeps the view in the address (?status=leads,parity&q=goodput&sort=ratio)
-// so that a filtered view can be shared.
+// each category, and keeps the view in the address (#status=leads,parity&q=goodput&sort=ratio)
+// so that a filtered view can be shared; a count in the first screen's table filters by its status.
 (function () {
   "use strict";
   var form = document.getElementById("filters");
@@ -14,8 +14,16 @@
   var shown = document.getElementById("shown");
   form.hidden = false;
 
+  // The view's state is kept in the fragment (#status=trails&sort=gap), which works from file:// too; an
+  // anchor fragment (#latency) is left alone, and an address of an earlier version (?status=…) still opens.
+  function stateParams() {
+    var hash = window.location.hash.slice(1);
+    if (hash.indexOf("=") !== -1) { return new URLSearchParams(hash); }
+    return new URLSearchParams(window.location.search);
+  }
+
   function fromAddress() {
-    var params = new URLSearchParams(window.location.search);
+    var params = stateParams();
     if (params.has("status")) {
       var wanted = params.get("status").split(",");
       boxes.forEach(function (box) { box.checked = wanted.indexOf(box.value) !== -1; });
@@ -31,8 +39,11 @@
     if (checked.length !== boxes.length) { params.set("status", checked.join(",")); }
     if (query.value.trim()) { params.set("q", query.value.trim()); }
     if (sort.value) { params.set("sort", sort.value); }
-    var search = params.toString();
-    var url = window.location.pathname + (search ? "?" + search : "") + window.location.hash;
+    var state = params.toString();
+    var hash = window.location.hash;
+    if (state) { hash = "#" + state; } else if (hash.indexOf("=") !== -1) { hash = ""; }
+    var url = window.location.pathname + hash;
+    if (url === window.location.pathname + window.location.search + window.location.hash) { return; }
     try { window.history.replaceState(null, "", url); } catch (e) { /* file:// in some browsers */ }
   }
 
@@ -107,6 +118,18 @@
     setTimeout(function () { URL.revokeObjectURL(link.href); link.remove(); }, 0);
   }
 
+  // A count in the first screen's table: the view filtered to its status, at its category's section.
+  Array.prototype.forEach.call(document.querySelectorAll(".status-counts a[data-status]"), function (link) {
+    link.addEventListener("click", function (event) {
+      event.preventDefault();
+      var status = link.getAttribute("data-status");
+      boxes.forEach(function (box) { box.checked = box.value === status; });
+      query.value = "";
+      apply();
+      var target = document.getElementById(link.getAttribute("data-category") || "filters") || form;
+      target.scrollIntoView();
+    });
+  });
   form.addEventListener("input", apply);
   form.addEventListener("change", apply);
   form.addEventListener("submit", function (event) { event.preventDefault(); });

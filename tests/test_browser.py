@@ -181,7 +181,9 @@ def test_the_view_lives_in_the_address_sorts_and_downloads(browser, sites, serve
     page.check("input[value='trails']")
     page.fill("#q", "")
     page.select_option("#sort", "ratio")
-    assert page.evaluate("() => location.search") == "?status=leads%2Cparity%2Ctrails&sort=ratio"
+    # the view moves to the fragment, which works from file:// too (issue 45); the earlier ?status= still opened it
+    assert page.evaluate("() => location.hash") == "#status=leads%2Cparity%2Ctrails&sort=ratio"
+    assert page.evaluate("() => location.search") == ""
     ratios = page.evaluate("() => [...document.querySelectorAll('tbody')].map(b => [...b.querySelectorAll("
                            "'tr[data-status]:not([hidden])')].map(r => r.dataset.ratio === undefined ? null : "
                            "parseFloat(r.dataset.ratio)))")
@@ -199,9 +201,26 @@ def test_the_view_lives_in_the_address_sorts_and_downloads(browser, sites, serve
     page.check("input[value='simulated']")
     page.check("input[value='no-claim']")
     page.check("input[value='out-of-scope']")
-    assert "inconclusive" not in page.evaluate("() => location.search")  # the one box still unchecked: named off
+    assert "inconclusive" not in page.evaluate("() => location.hash")  # the one box still unchecked: named off
     page.check("input[value='inconclusive']")
-    assert page.evaluate("() => location.search") == ""  # the default view has a plain address
+    assert page.evaluate("() => location.hash + location.search") == ""  # the default view has a plain address
+    context.close()
+    assert problems == []
+
+
+def test_a_count_in_the_first_screen_filters_by_its_status_and_keeps_it_in_the_fragment(browser, sites):
+    _, example, _, _ = sites
+    context, page, problems = open_page(browser, (example / "index.html").as_uri())
+    link = page.locator(".status-counts tbody a[data-status='trails']").first
+    category = link.get_attribute("data-category")
+    assert link.get_attribute("href") == f"#{category}"  # without the script: the category's section
+    link.click()
+    statuses = page.evaluate("() => [...document.querySelectorAll('tr[data-status]')].filter(r => !r.hidden)"
+                             ".map(r => r.dataset.status)")
+    assert statuses and set(statuses) == {"trails"}
+    assert page.evaluate("() => location.hash") == "#status=trails"
+    page.reload()  # the view is in the address: a reload (or a shared link) opens it again, from file://
+    assert page.is_checked("input[value='trails']") and not page.is_checked("input[value='leads']")
     context.close()
     assert problems == []
 
@@ -316,8 +335,8 @@ def test_a_parity_an_inconclusive_and_a_modelled_record_read_in_words_at_both_wi
         names = page.evaluate("() => [...document.querySelectorAll('.status-parity')].map(e => e.textContent)")
         assert names and all("level with the bar: within ±5%" in n for n in names), names
         body = page.inner_text("main")
-        assert "not yet placed: 0.2% behind the bar by the point estimate" in body
-        assert "modelled: 1.1% behind the bar" in body and "level with the bar: within ±5% (1.1% behind)" in body
+        assert "not yet placed: 0.2% slower than the bar by the point estimate" in body
+        assert "modelled: 1.1% slower than the bar" in body and "level with the bar: within ±5% (1.1% slower)" in body
         context.close()
         assert problems == []
 

@@ -78,7 +78,7 @@ def test_assembled_data_json_equals_a_plain_dump(tmp_path):
 
 def test_overview_puts_ahead_to_the_right_whatever_better_is(base_ledger):
     from scorecard.cli import pipeline
-    from scorecard.site.charts import overview_chart
+    from scorecard.site.overview import HALF, overview_chart
     from scorecard.site.resolve import resolve_ledger
 
     beta = base_ledger / "claims/core/beta.yaml"  # lower is better: 4 ms against a bar of 5 ms is ahead
@@ -88,12 +88,15 @@ def test_overview_puts_ahead_to_the_right_whatever_better_is(base_ledger):
     result, store = pipeline.validate(base_ledger)
     assert result.findings == []
     o = overview_chart(resolve_ledger(result.ledger, store))
-    dots = {p["id"]: p for r in o["rows"] for p in r["dots"]}
-    # 12 vs 10 higher-better; 4 vs 5 lower-better
-    assert dots["alpha"]["x"] > o["bar_x"] and dots["beta"]["x"] > o["bar_x"]
-    assert dots["beta"]["href"] == "core/index.html#beta" and "25% faster" in dots["beta"]["label"]  # 5 ms ÷ 4 ms
-    assert [t["label"] for t in o["ticks"]] == ["×2", "the bar", "÷2"]
-    assert o["label"].startswith("2 dimensions compared with their bars: 2 ahead, 0 behind, 0 level")
+    rows = {r["id"]: r for r in o["rows"]}
+    # 12 vs 10 higher-better (q 1.2); 4 vs 5 lower-better (q 1.25): both ahead, beta the further, so first
+    assert [r["id"] for r in o["rows"]] == ["beta", "alpha"]
+    assert all(r["x"] == HALF and r["side"] == "ahead" for r in rows.values())
+    assert rows["beta"]["width"] > rows["alpha"]["width"] > 0
+    assert rows["beta"]["href"] == "core/index.html#beta" and rows["beta"]["gap"] == "25% faster than the bar"
+    assert (rows["beta"]["ours"], rows["beta"]["bar"]) == ("4 ms", "5 ms")  # the dimension's own numbers
+    assert o["span"] == "2" and o["label"].startswith("2 dimensions compared with their bars, furthest ahead first: "
+                                                      "2 ahead, 0 level, 0 behind")
     result2, store2 = pipeline.validate(base_ledger)
     again = resolve_ledger(result2.ledger, store2)
     assert overview_chart(again) == o  # deterministic
@@ -101,7 +104,7 @@ def test_overview_puts_ahead_to_the_right_whatever_better_is(base_ledger):
 
 def test_no_overview_without_a_comparison(base_ledger):
     from scorecard.cli import pipeline
-    from scorecard.site.charts import overview_chart
+    from scorecard.site.overview import overview_chart
     from scorecard.site.resolve import resolve_ledger
 
     alpha = base_ledger / "claims/core/alpha.yaml"
@@ -112,15 +115,19 @@ def test_no_overview_without_a_comparison(base_ledger):
 
 @pytest.mark.parametrize("values", [
     [1e-6], [1e6], [10.0], [0.0], [5.0, 10.0, 20.0, 1e6, 1e-6, 9.99, 0.01],
-    [10.0 * 2 ** k for k in range(-12, 13)],
+    [10.0 * 2 ** k for k in range(-12, 13)], [-5.0, 10.5, 9.5],
 ])
-def test_the_overview_keeps_any_gap_inside_a_readable_axis(base_ledger, values):
-    """Dots placed by the oriented ratio, inside the plot; the axis ÷8 to ×8 at most with 3 to 7 round ticks apart
-    from each other; a dot past the axis drawn at its edge and said to be beyond. alpha's bar is 10 req/s."""
+def test_the_overview_ranks_every_gap_by_the_measure_its_words_use(base_ledger, values):
+    """Rows ranked furthest ahead first by log q, the q the words say (a longer bar is a larger gap, on its side),
+    inside the axis (2× to 8× each way); a gap past the axis drawn to the edge and said to be beyond; a percentage
+    in the words never out of order with the bars (issue 45: '32.3% ahead' right of '36.7% ahead'). alpha's bar is
+    10 req/s."""
+    import re
+
     import yaml as pyyaml
 
     from scorecard.cli import pipeline
-    from scorecard.site.charts import MAX_SPAN, overview_chart
+    from scorecard.site.overview import HALF, overview_chart
     from scorecard.site.resolve import resolve_ledger
 
     alpha = (base_ledger / "claims/core/alpha.yaml").read_text()
@@ -135,18 +142,17 @@ def test_the_overview_keeps_any_gap_inside_a_readable_axis(base_ledger, values):
     result, store = pipeline.validate(base_ledger)
     assert not result.errors, [f.message for f in result.errors]
     o = overview_chart(resolve_ledger(result.ledger, store))
-    ticks = [t["x"] for t in o["ticks"]]
-    assert 3 <= len(ticks) <= 7 and all(b - a >= 60 for a, b in zip(sorted(ticks)[:-1], sorted(ticks)[1:], strict=True))
-    assert {t["label"] for t in o["ticks"]} <= {"×8", "×4", "×2", "the bar", "÷2", "÷4", "÷8"}
-    for row in o["rows"]:
-        for dot in row["dots"]:
-            assert o["left"] <= dot["x"] <= o["plot_right"]
-            if dot["id"].startswith("v"):
-                value = values[int(dot["id"][1:])]
-                factor = value / 10
-                beyond = factor > MAX_SPAN or (factor < 1 / MAX_SPAN)
-                assert bool(dot["beyond"]) is beyond and ("drawn at the edge" in dot["label"]) is beyond
-                assert (dot["x"] > o["bar_x"]) is (value > 10) and (dot["x"] < o["bar_x"]) is (value < 10)
+    assert o["span"] in ("2", "4", "8")
+    signed = [r["width"] if r["side"] == "ahead" else -r["width"] for r in o["rows"]]
+    assert signed == sorted(signed, reverse=True)
+    for r in o["rows"]:
+        assert r["x"] >= 0 and r["x"] + r["width"] <= 2 * HALF and r["width"] <= HALF
+        assert (r["x"] == HALF) == (r["side"] != "behind") or r["width"] == 0
+        assert not r["beyond"] or r["width"] == HALF  # beyond the axis: drawn to its edge
+    ahead = [(r["width"], float(m.group(1))) for r in o["rows"]
+             if (m := re.match(r"([\d.]+)% (?:ahead|faster)", r["gap"]))]
+    assert [p for _, p in ahead] == sorted((p for _, p in ahead), reverse=True)  # the words' order is the bars'
+
 
 
 @pytest.mark.parametrize("value,unit,bar,bar_unit,display,ours,theirs", [

@@ -103,7 +103,10 @@ def test_index_lists_every_dimension_with_status_in_text(example_site):
     rows = re.findall(r'<tr data-status="([a-z-]+)"[ >]', page)
     assert len(rows) == 16 and set(rows) == {"leads", "parity", "trails", "simulated", "no-claim", "out-of-scope"}
     text = text_of(page)
-    assert "leads : 2" in text and "no claim : 6" in text
+    assert "leads : 2" in text  # the tools category's own counts
+    foot = page[page.index('<tfoot>'):page.index('</tfoot>')]  # the first screen's totals, each a link
+    assert re.findall(r'<a href="#status-([a-z-]+)" data-status="\1">(\d+)</a>', foot) == [
+        ("leads", "3"), ("parity", "2"), ("trails", "3"), ("simulated", "1"), ("no-claim", "6"), ("out-of-scope", "1")]
     assert 'href="cost-efficiency/index.html#goodput-under-sla"' in page
 
 
@@ -318,7 +321,7 @@ def test_values_from_tool_output_read_as_a_person_writes_them(example_site):
     # a derived value shows its formula and each input with its provenance
     assert "Computed as fak / sglang (exactly 0.75x" in page
     assert "fak = 1,380 tok/s , read from evidence/sample/tools/serving-compare.json at /fak/peak_tok_s" in page
-    assert "Measured: 0.75x" in page and "25% behind the bar" in page
+    assert "Measured: 0.75x" in page and "33.3% behind the bar" in page  # q: the bar's 1x ÷ 0.75x
     data = json.loads((example_site / "tool-output/data.json").read_text())
     ratio = next(d for d in data["dimensions"] if d["id"] == "peak-decode-vs-sglang")["measured"]
     assert ratio["expr"] == "fak / sglang" and ratio["inputs"]["sglang"]["value"] == 1840.0
@@ -437,12 +440,15 @@ def test_cards_can_be_turned_off(tmp_path, base_ledger):
     assert "card-" not in (tmp_path / "s/sitemap.xml").read_text()
 
 
-def test_overview_table_names_a_dimension_whose_title_has_commas(example_site):
+def test_the_overview_names_each_dimension_with_its_gap_and_both_numbers(example_site):
     page = (example_site / "index.html").read_text()
-    table = page[page.index('<details class="overview-table">'):]
-    assert ('<a href="latency-and-reuse/index.html#time-to-first-token">Time to first token, p50 at concurrency 8 '
-            '(sample)</a></th>') in table
-    assert "<td>level with the bar: within ±5% (2.4% slower)</td>" in table
+    overview = page[page.index('<ol class="gaps">'):page.index("</ol>", page.index('<ol class="gaps">'))]
+    row = overview[overview.index('data-id="time-to-first-token"'):]
+    row = row[:row.index("</li>")]
+    assert ('<a class="gap-name" href="latency-and-reuse/index.html#time-to-first-token">Time to first token, p50 '
+            'at concurrency 8 (sample)</a>') in row
+    assert "level with the bar: within ±5% (2.4% slower)" in row and "33.8 ms against 33 ms" in row
+    assert overview.count("<li ") == 9  # every dimension compared with its bar, and no other
 
 
 def test_a_badge_says_the_value_and_the_marks_the_page_says_beside_it(example_site):

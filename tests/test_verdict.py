@@ -197,7 +197,7 @@ def test_a_modelled_number_gets_no_verdict_word_and_is_counted_apart(base_ledger
     """Issue 41: a simulated record's number was worded "level with the bar (3.3% behind, within tolerance)", counted
     as level in the overview's title and drawn there like a measurement."""
     from scorecard.cli import pipeline
-    from scorecard.site.charts import overview_chart
+    from scorecard.site.overview import overview_chart
     from scorecard.site.resolve import resolve_ledger
     from scorecard.site.views import standing_text
 
@@ -211,7 +211,7 @@ def test_a_modelled_number_gets_no_verdict_word_and_is_counted_apart(base_ledger
     d = resolved.categories[0].dimensions[0]
     assert standing_text(d) == "modelled: 3.4% slower than the bar"  # 10 ÷ 9.67
     label = overview_chart(resolved)["label"]
-    assert "0 ahead, 0 behind, 0 level, 1 modelled" in label
+    assert "0 ahead, 0 level, 0 behind, 1 modelled" in label
 
 
 def test_the_pages_card_badge_and_exports_agree_with_the_status_and_state_the_tolerance(tmp_path):

@@ -3,6 +3,8 @@ pages, the standing and the checks' messages. Pure: a comparison in, words out."
 
 from __future__ import annotations
 
+import math
+
 from . import units
 from .compare import Comparison
 from .numfmt import fmt_number, fmt_percent, glue
@@ -71,3 +73,18 @@ def _difference_words(c: Comparison, named: bool) -> str:
         return f"{fmt_number(abs(c.value - c.bar))}{glue(c.unit)}{c.unit} {side}{bar}{across}"
     size = "less than 0.1%" if size in ("0%", "0.0%") else size
     return f"{size} {side}{bar}"
+
+
+def gap_q(c: Comparison) -> float:
+    """The gap as one signed number for ranking and drawing, the q its words say: log2 q, above 0 ahead and below 0
+    behind (0 at the bar). A share ranks by the ratio of the two shares; a zero bar, a negative bar or a gap across
+    zero, whose words give no ratio, by its side alone (at the far end: infinite); a gap without bound, -infinity."""
+    if c.unbounded:
+        return -math.inf
+    if c.margin == 0:
+        return 0.0
+    ratio = c.ratio
+    if ratio is None or ratio <= 0 or c.bar <= 0:
+        return math.inf if c.margin > 0 else -math.inf
+    size = abs(math.log2(ratio))
+    return size if c.margin > 0 else -size

@@ -1,7 +1,7 @@
 """Chart geometry, as plain data the macros template draws as SVG (no script, no library).
 
-The bullet chart of one dimension against its bar, the status counts, the ledger's overview,
-and a dimension's value over time. Pure: numbers in, coordinates and labels out.
+The bullet chart of one dimension against its bar, the status counts, and a dimension's value over time
+(the ledger's overview is overview.py). Pure: numbers in, coordinates and labels out.
 """
 
 from __future__ import annotations
@@ -10,17 +10,16 @@ import math
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from .markup import title_text
 from ..measure.compare import Comparison, in_unit
 from ..core.dates import utc, utc_date
 from ..core.statuses import STATUSES, value_word
-from ..measure.numfmt import fmt_number, fmt_ratio, fmt_value, glue, scaled
+from ..measure.numfmt import fmt_number, fmt_value, glue, scaled
 from .views import STATUS_LABELS, bar_text, measured_detail, measured_text, shown_unit, standing_text
 
 if TYPE_CHECKING:
     from ..core.git import Commit
     from ..history.walk import DimensionHistory, State
-    from .resolve import ResolvedDimension, ResolvedLedger
+    from .resolve import ResolvedDimension
 
 
 def bullet_chart(d: ResolvedDimension) -> dict | None:
@@ -107,81 +106,6 @@ def counts_chart(counts: dict[str, int]) -> dict:
             x += w
     label = ", ".join(f"{counts[s]} {STATUS_LABELS[s]}" for s in STATUSES if counts.get(s))
     return {"width": width, "parts": parts, "label": label or "no dimensions"}
-
-
-MAX_SPAN = 8.0  # the overview's axis reaches at most this factor either side of the bar; further is drawn at the edge
-
-
-def position(c: Comparison) -> float:
-    """Ours against the bar as one factor, oriented so that ahead is above 1: the ratio where higher is better, its
-    inverse where lower is; against a zero bar, or across zero, only the side (0 or infinity; 1 at the bar)."""
-    if c.unbounded:  # behind without bound: at the edge behind
-        return 0.0
-    ratio = c.ratio
-    if ratio is None or ratio <= 0:
-        return math.inf if c.margin > 0 else 0.0 if c.margin < 0 else 1.0
-    return ratio if c.better == "higher" else 1 / ratio
-
-
-OVERVIEW_WIDTHS = (640, 1120)  # a phone's picture (scaled down to fit), and a desktop's full content width
-
-
-def overview_chart(led: ResolvedLedger, width: int = OVERVIEW_WIDTHS[0]) -> dict | None:
-    """Where we stand in one picture: per category, its status bar and each compared dimension's
-    position against its bar on one shared, direction-aware log axis (1 = the bar; ahead is to
-    the right whatever `better` is). None when no dimension is compared with a bar."""
-    points = [(cat, d, c) for cat in led.categories for d in cat.dimensions if (c := d.comparison) is not None]
-    if not points:
-        return None
-    finite = [p for _, _, c in points if 0 < (p := position(c)) < math.inf]
-    widest = max([2.0, *(max(p, 1 / p) for p in finite)])
-    span = min(MAX_SPAN, 2.0 ** math.ceil(math.log2(widest)))  # symmetric about the bar, 2x to 8x either way
-    left, right, row_h = 150, 16, 28
-    plot = width - left - right
-
-    def x(position: float) -> float:
-        clamped = min(max(position, 1 / span), span)
-        return round(left + (math.log2(clamped) / math.log2(span) + 1) / 2 * plot, 1)
-
-    rows = []
-    for i, cat in enumerate(led.categories):
-        y = 24 + i * row_h
-        dots = []
-        compared = [(d, c) for d in cat.dimensions if (c := d.comparison) is not None]  # in points' order
-        for j, (d, comparison) in enumerate(compared):
-            pos = position(comparison)
-            title, standing = title_text(d.record.model.title), standing_text(d)
-            beyond = "right" if pos > span else "left" if pos < 1 / span else ""
-            sign = "×" if beyond == "right" else "÷"
-            edge = f" (drawn at the edge: beyond {sign}{fmt_number(span)})" if beyond else ""
-            dots.append({"x": x(pos), "y": y + (j % 3 - 1) * 5, "id": d.id, "status": d.status,
-                         "href": f"{cat.slug}/index.html#{d.id}", "title": title, "standing": standing,
-                         "label": f"{title}: {STATUS_LABELS[d.status]}, {standing}{edge}", "beyond": beyond,
-                         "position": fmt_ratio(pos) if 0 < pos < math.inf else ""})
-        total, at, parts = sum(cat.counts.values()) or 1, left - 64.0, []
-        for status in STATUSES:  # the category's status distribution, a small stacked bar before its row
-            n = cat.counts.get(status, 0)
-            if n:
-                parts.append({"status": status, "x": round(at, 1), "width": round(n / total * 56, 1)})
-                at += n / total * 56
-        rows.append({"slug": cat.slug, "title": title_text(cat.record.model.short or cat.record.model.title),
-                     "y": y, "dots": dots, "parts": parts, "counts": counts_chart(cat.counts)["label"]})
-    ticks = []
-    k = span
-    while k >= 1 / span:
-        ticks.append({"x": x(k), "label": ("×" if k >= 1 else "÷") + fmt_number(k if k >= 1 else 1 / k)
-                      if k != 1 else "the bar"})
-        k /= 2
-    height = 24 + len(rows) * row_h
-    # counted by status, the one the evidence gives: a modelled number is counted apart, never as level (issue 41)
-    by = {s: sum(1 for _, d, _ in points if d.status == s) for s in ("leads", "trails", "parity", "inconclusive",
-                                                                     "simulated")}
-    label = (f"{len(points)} dimensions compared with their bars: {by['leads']} ahead, {by['trails']} behind, "
-             f"{by['parity']} level" + (f", {by['inconclusive']} not yet placed" if by["inconclusive"] else "")
-             + (f", {by['simulated']} modelled (hollow; not measured)" if by["simulated"] else "")
-             + "; ahead is to the right, the bar is the middle line")
-    return {"width": width, "height": height + 20, "left": left, "plot_right": width - right, "rows": rows,
-            "ticks": ticks, "bar_x": x(1), "axis_y": height, "label": label}
 
 
 def chart(h: DimensionHistory, end: Commit) -> dict | None:

@@ -30,7 +30,9 @@ from .. import __version__
 from ..measure.numfmt import fmt_exact, fmt_number, fmt_percent, fmt_ratio, fmt_value
 from ..core.statuses import GLYPHS, STATUSES
 from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
-from .charts import bullet_chart, chart, counts_chart, overview_chart
+from .charts import bullet_chart, chart, counts_chart
+from .overview import overview_chart
+from .headline import headline, status_table
 from .exports import (SCHEMA_VERSION, Spool, category_data, compact_bytes, json_bytes, ledger_csv, ledger_json_chunks,
                       search_index, sitemap)
 from ..core.parallel import WORKER_TASKS, run_tasks
@@ -82,7 +84,7 @@ class Site:
                                 measured_detail=measured_detail, counts_chart=counts_chart,
                                 standing_text=standing_text, prose=prose, prose_text=prose_text, glyphs=GLYPHS,
                                 statuses=STATUSES,
-                                overview_chart=overview_chart,
+                                overview_chart=overview_chart, headline=headline, status_table=status_table,
                                 status_labels=STATUS_LABELS, file_href=self.file_href, trace_href=self.trace_href,
                                 evidence_href=self.evidence_href, version=__version__,
                                 history_chart=self.history_chart, review_counts=review_counts,
