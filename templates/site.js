@@ -55,22 +55,76 @@
   function key(row) {
     var rank = number(row, "data-rank", 0);
     if (sort.value === "status") { return [number(row, "data-status-rank", 0), rank]; }
-    if (sort.value === "ratio") { return [-number(row, "data-ratio", -Infinity), rank]; }
+    if (sort.value === "gap") { return [number(row, "data-gap", Infinity), rank]; }
+    if (sort.value === "gap-best") { return [-number(row, "data-gap", -Infinity), rank]; }
     if (sort.value === "age") { return [-number(row, "data-age", -Infinity), rank]; }
     return [rank, 0];
   }
 
+  // A sort puts every row in one table across the categories ("all trails, worst first"); ledger order puts each
+  // row back in its category's table.
+  var homes = rows.map(function (row) { return row.parentNode; });
+  var order = rows.map(function (row, i) { return i; });
+  var joined = null;
+
+  function joinedTable() {
+    if (joined) { return joined; }
+    var first = document.querySelector("section.category table.scorecard");
+    joined = document.createElement("section");
+    joined.className = "sorted";
+    joined.id = "sorted";
+    joined.setAttribute("aria-label", "All dimensions, sorted");
+    var heading = document.createElement("h2");
+    heading.textContent = "All dimensions, sorted";
+    var wrap = document.createElement("div");
+    wrap.className = "table-wrap";
+    var table = document.createElement("table");
+    table.className = "scorecard";
+    table.appendChild(first.querySelector("thead").cloneNode(true));
+    table.appendChild(document.createElement("tbody"));
+    wrap.appendChild(table);
+    joined.appendChild(heading);
+    joined.appendChild(wrap);
+    sections[0].parentNode.insertBefore(joined, sections[0]);
+    return joined;
+  }
+
   function reorder() {
-    sections.forEach(function (section) {
-      var body = section.querySelector("tbody");
-      if (!body) { return; }
-      var list = Array.prototype.slice.call(body.querySelectorAll("tr[data-status]"));
+    var sorted = sort.value !== "";
+    if (sorted) {
+      var body = joinedTable().querySelector("tbody");
+      var list = rows.slice();
       list.sort(function (a, b) {
         var ka = key(a), kb = key(b);
-        return ka[0] - kb[0] || ka[1] - kb[1];
+        return ka[0] - kb[0] || ka[1] - kb[1] || rows.indexOf(a) - rows.indexOf(b);
       });
       list.forEach(function (row) { body.appendChild(row); });
+    } else {
+      order.forEach(function (i) { homes[i].appendChild(rows[i]); });
+    }
+    if (joined) { joined.hidden = !sorted; }
+    return sorted;
+  }
+
+  // The first screen's counts and the overview follow the filters: a count of rows shown, a row hidden with its
+  // dimension's.
+  var cells = Array.prototype.slice.call(document.querySelectorAll(".status-counts a[data-status]"));
+  var marks = Array.prototype.slice.call(document.querySelectorAll(".gaps li[data-id]"));
+
+  function counts(wanted, words) {
+    var shownIds = {};
+    rows.forEach(function (row) { if (!row.hidden) { shownIds[row.getAttribute("data-id")] = true; } });
+    cells.forEach(function (cell) {
+      if (!cell.hasAttribute("data-total")) { cell.setAttribute("data-total", cell.textContent); }
+      var status = cell.getAttribute("data-status"), category = cell.getAttribute("data-category");
+      var n = rows.filter(function (row) {
+        return !row.hidden && row.getAttribute("data-status") === status &&
+          (!category || row.getAttribute("data-category") === category);
+      }).length;
+      var total = cell.getAttribute("data-total");
+      cell.textContent = String(n) === total ? total : n + " of " + total;
     });
+    marks.forEach(function (mark) { mark.hidden = !shownIds[mark.getAttribute("data-id")]; });
   }
 
   function apply() {
@@ -84,10 +138,11 @@
       row.hidden = !ok;
       if (ok) { count += 1; }
     });
+    var sorted = reorder();
     sections.forEach(function (section) {
-      section.hidden = !section.querySelector("tr[data-status]:not([hidden])");
+      section.hidden = sorted || !section.querySelector("tr[data-status]:not([hidden])");
     });
-    reorder();
+    counts(wanted, words);
     shown.textContent = count + " of " + rows.length + " dimensions shown";
     toAddress();
   }
@@ -98,16 +153,20 @@
     return /[",\r\n]/.test(t) ? "\"" + t.replace(/"/g, "\"\"") + "\"" : t;
   }
 
+  function cellValue(td) {  // a number cell's value, without its flags
+    var value = td.querySelector(".value");
+    return (value || td).innerText;
+  }
+
   function download() {
-    var lines = [["id", "category", "status", "dimension", "bar", "ours", "sota_bar", "claim"].join(",")];
-    sections.forEach(function (section) {
-      Array.prototype.forEach.call(section.querySelectorAll("tbody tr[data-status]"), function (row) {
-        if (row.hidden) { return; }
-        var cells = row.querySelectorAll("td, th");
-        lines.push([row.getAttribute("data-id"), row.getAttribute("data-category"), row.getAttribute("data-status"),
-                    cells[1].innerText, cells[2].innerText, cells[3].innerText, cells[4].innerText,
-                    cells[5].innerText].map(cell).join(","));
-      });
+    var lines = [["id", "category", "status", "dimension", "bar", "ours", "against_the_bar", "leader"].join(",")];
+    var shownRows = Array.prototype.slice.call(document.querySelectorAll("tbody tr[data-status]"));
+    shownRows.forEach(function (row) {
+      if (row.hidden || row.closest("[hidden]")) { return; }
+      var cells = row.querySelectorAll("td, th");
+      lines.push([row.getAttribute("data-id"), row.getAttribute("data-category"), row.getAttribute("data-status"),
+                  cells[0].querySelector("a").innerText, cellValue(cells[2]), cellValue(cells[3]), cells[4].innerText,
+                  cells[5].innerText].map(cell).join(","));
     });
     var blob = new Blob([lines.join("\r\n") + "\r\n"], {type: "text/csv;charset=utf-8"});
     var link = document.createElement("a");

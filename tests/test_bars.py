@@ -88,9 +88,9 @@ def test_the_reader_sees_the_kind_of_every_bar(tmp_path):
     shutil.copy(LEDGERS / "base" / "claims" / "core" / "beta.yaml", root / "claims" / "core" / "delta.yaml")
     assert not pipeline.build(root, root / "site").refused
     page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (root / "site/core/index.html").read_text()))
-    assert "The bar is reproduced by us: median of 12 runs, 97.5% interval" in page
+    assert "The bar is measured by us: median of 12 runs, 97.5% interval" in page
     assert "The bar is measured by lab.example.org: median of 12 runs" in page
-    assert "The bar is claimed by the authors." in page
+    assert "The bar is claimed by its authors." in page
     data = json.loads((root / "site/core/data.json").read_text())
     kinds = {d["id"]: d["bar"]["kind"] for d in data["dimensions"]}
     assert kinds["alpha"] == "reproduced" and kinds["gamma"] == "independent"

@@ -180,21 +180,25 @@ def test_the_view_lives_in_the_address_sorts_and_downloads(browser, sites, serve
     assert page.input_value("#q") == "ms"
     page.check("input[value='trails']")
     page.fill("#q", "")
-    page.select_option("#sort", "ratio")
+    page.select_option("#sort", "gap-best")
     # the view moves to the fragment, which works from file:// too (issue 45); the earlier ?status= still opened it
-    assert page.evaluate("() => location.hash") == "#status=leads%2Cparity%2Ctrails&sort=ratio"
+    assert page.evaluate("() => location.hash") == "#status=leads%2Cparity%2Ctrails&sort=gap-best"
     assert page.evaluate("() => location.search") == ""
-    ratios = page.evaluate("() => [...document.querySelectorAll('tbody')].map(b => [...b.querySelectorAll("
-                           "'tr[data-status]:not([hidden])')].map(r => r.dataset.ratio === undefined ? null : "
-                           "parseFloat(r.dataset.ratio)))")
-    for table in ratios:
-        known = [r for r in table if r is not None]
-        assert known == sorted(known, reverse=True) and table[:len(known)] == known  # ahead first, unknown last
+    # a sort is one table across the categories, the others hidden (issue 45: "all trails, worst first")
+    tables = page.evaluate("() => [...document.querySelectorAll('tbody')].filter(b => b.closest('section')"
+                           ".offsetParent !== null && b.querySelector('tr[data-status]:not([hidden])')).map(b => "
+                           "[...b.querySelectorAll('tr[data-status]:not([hidden])')].map(r => r.dataset.gap === "
+                           "undefined ? null : parseFloat(r.dataset.gap)))")
+    assert len(tables) == 1 and len(tables[0]) == len(page.evaluate(visible))
+    known = [r for r in tables[0] if r is not None]
+    assert known == sorted(known, reverse=True) and tables[0][:len(known)] == known  # ahead first, unknown last
+    assert {len({c for c in page.evaluate("() => [...document.querySelectorAll('#sorted tr[data-status]')]"
+                                          ".map(r => r.dataset.category)")})} == {3}  # all three categories
     with page.expect_download() as info:
         page.click("#download")
     text = Path(info.value.path()).read_bytes().decode("utf-8")
     rows = text.split("\r\n")
-    assert rows[0] == "id,category,status,dimension,bar,ours,sota_bar,claim" and rows[-1] == ""
+    assert rows[0] == "id,category,status,dimension,bar,ours,against_the_bar,leader" and rows[-1] == ""
     assert ",120 ms,81.2 ms," in text  # the bar and ours, in one unit, as the table shows them
     assert len(rows) - 2 == len(page.evaluate(visible))
     page.select_option("#sort", "")

@@ -74,7 +74,7 @@ def test_category_page_carries_the_reference_page(example_site):
         "https://introl.com/blog/inference-unit-economics-true-cost-per-million-tokens-guide (source from 2025-09-01)",
         "https://arxiv.org/pdf/2603.06630 (source from 2026-03-01)",
         # status, claim, notes, traces
-        "no claim — no number (stub)", "REAL GAP", "OUT OF SCOPE for a reuse kernel", "0.75x at peak",
+        "no claim fak: no number (stub)", "REAL GAP", "OUT OF SCOPE for a reuse kernel", "0.75x at peak",
         "honestly a non-win", "Honest no-claim", "no watt source on the box", "competitor_value = null",
         "60.3x vs naive", "4.1x vs tuned", "0.60x → 0.75x → ~0.97x", "BENCHMARK-AUTHORITY.md", "CLAIMS.md",
         "served-throughput-vs-sglang", "polymodel decode lane is explicitly SERIAL/off-mainline",
@@ -457,3 +457,42 @@ def test_a_badge_says_the_value_and_the_marks_the_page_says_beside_it(example_si
     svg = (example_site / "_badges/time-to-first-token.svg").read_text()
     assert "◐ parity 33.8 ms · sample data" in svg
     assert 'aria-label="Time to first token, p50 at concurrency 8 (sample): ' in svg
+
+
+def _landing(site: Path, page: Path, href: str) -> tuple[str, str]:
+    """What a link lands on: the element its fragment names, as (tag with attributes, the element's first 300
+    characters), in the file it names."""
+    from urllib.parse import unquote
+
+    file, _, fragment = href.partition("#")
+    target = (page.parent / unquote(file)).resolve() if file else page
+    assert target.is_file() and site.resolve() in target.parents, href
+    html = target.read_text()
+    m = re.search(rf'<[a-z]+[^>]*\bid="{re.escape(fragment)}"[^>]*>', html)
+    assert m, (page.name, href)
+    return m.group(), html[m.start():m.start() + 300]
+
+
+def test_every_measured_value_in_a_table_is_a_link_that_lands_on_its_cited_line(example_site):
+    """Issue 45: our value and a bar read from sota.result link to the line the artifact's viewer highlights as
+    cited (a formula to its block listing each input's link); a typed bar to its source; no count is a link."""
+    seen = {"line": 0, "formula": 0, "source": 0}
+    for page in [example_site / "index.html", *sorted(example_site.glob("*/index.html"))]:
+        html = page.read_text()
+        for cell in re.findall(r'<td class="num" data-label="[^"]*">(.*?)</td>', html, flags=re.S):
+            numbers = re.findall(r'<a class="value[^"]*" href="([^"]+)"', cell)
+            if not numbers:
+                assert not re.search(r"\d", re.sub(r"<[^>]+>", "", cell)) or "bar-brief" in cell, cell
+                continue
+            [href] = numbers
+            if href.startswith("https://"):
+                seen["source"] += 1
+                continue
+            tag, text = _landing(example_site, page, href)
+            if href.endswith("-formula"):
+                seen["formula"] += 1
+                assert "Computed as" in text, text
+            else:
+                seen["line"] += 1
+                assert 'class="line cited"' in tag, (page.name, href, tag)
+    assert seen["line"] >= 10 and seen["formula"] >= 2 and seen["source"] >= 10, seen

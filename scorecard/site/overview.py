@@ -17,7 +17,7 @@ from .markup import title_text
 from .views import bar_text, measured_text, standing_text
 
 if TYPE_CHECKING:
-    from .resolve import ResolvedLedger
+    from .resolve import ResolvedDimension, ResolvedLedger
 
 MAX_SPAN = 8.0  # a half of the axis reaches at most 8x from the bar; a gap beyond is drawn at the edge and said so
 HALF = 100.0  # the drawing's units from the bar's line to either edge
@@ -48,3 +48,10 @@ def overview_chart(led: ResolvedLedger) -> dict | None:
              + (f", {by['inconclusive']} not yet placed" if by["inconclusive"] else "")
              + (f", {by['simulated']} modelled (not measured)" if by["simulated"] else ""))
     return {"rows": rows, "span": fmt_number(span), "half": HALF, "label": label}
+
+
+def gap_rank(d: ResolvedDimension) -> str:
+    """A row's place in the index's sort by the gap (data-gap): log2 q, behind below 0, as a number the script
+    reads (a side without a ratio, or a gap without bound, at +-1000)."""
+    q = gap_q(d.comparison) if d.comparison is not None else 0.0
+    return format(max(-1000.0, min(1000.0, q)), ".6g")

@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError
 from markupsafe import Markup
@@ -31,7 +30,8 @@ from ..measure.numfmt import fmt_exact, fmt_number, fmt_percent, fmt_ratio, fmt_
 from ..core.statuses import GLYPHS, STATUSES
 from .resolve import ResolvedCategory, ResolvedDimension, ResolvedLedger
 from .charts import bullet_chart, chart, counts_chart
-from .overview import overview_chart
+from .overview import gap_rank, overview_chart
+from .links import bar_href, evidence_href, file_href, value_href
 from .headline import headline, status_table
 from .exports import (SCHEMA_VERSION, Spool, category_data, compact_bytes, json_bytes, ledger_csv, ledger_json_chunks,
                       search_index, sitemap)
@@ -40,7 +40,7 @@ from .markup import brief, markdown_block, markdown_inline, markup_bytes, title_
 from ..ledger.cache import key_bytes
 from ..core.paths import builtin_templates
 from .themes import LedgerTemplates, keep_location, template_cache
-from .jsonview import MAX_VIEW_BYTES, MAX_VIEW_LINES, cited_values, json_lines, json_or_none, pointer_anchor
+from .jsonview import MAX_VIEW_BYTES, MAX_VIEW_LINES, cited_values, json_lines, json_or_none
 from .views import (STATUS_LABELS, bar_kind, bar_text, exact_text, category_badge_text, prose, prose_text, carried_as,
                     measured_detail, measured_text, review_counts, standing_text, status_marks, status_words)
 from ..history.timeline import as_data
@@ -85,6 +85,7 @@ class Site:
                                 standing_text=standing_text, prose=prose, prose_text=prose_text, glyphs=GLYPHS,
                                 statuses=STATUSES,
                                 overview_chart=overview_chart, headline=headline, status_table=status_table,
+                                value_href=value_href, bar_href=bar_href, gap_rank=gap_rank,
                                 status_labels=STATUS_LABELS, file_href=self.file_href, trace_href=self.trace_href,
                                 evidence_href=self.evidence_href, version=__version__,
                                 history_chart=self.history_chart, review_counts=review_counts,
@@ -98,14 +99,14 @@ class Site:
         self.reused = 0  # categories and cited files taken from the cache by the last render
         self.parts = 0  # and how many there were (0 without the cache)
 
-    # Links are relative to the page: `base` is "" at the root and "../" one level down.
+    # Links are relative to the page: `base` is "" at the root and "../" one level down (links.py).
     def file_href(self, rel: str, base: str) -> str:
         """Link to a carried file: its readable page where there is one, else the file itself."""
-        return base + "_files/" + quote(rel) + (".html" if carried_as(rel) != "raw" else "")
+        return file_href(rel, base)
 
     def evidence_href(self, rel: str, pointer: str, base: str) -> str:
         """Link to a pointer's line on an artifact's page."""
-        return self.file_href(rel, base) + "#" + pointer_anchor(pointer)
+        return evidence_href(rel, pointer, base)
 
     def trace_href(self, trace, base: str) -> str:
         """Where a trace entry links."""

@@ -110,16 +110,17 @@ def bar_text(d: ResolvedDimension) -> str:
         _in_shown(bar.value, bar.unit, shown)
 
 
-def bar_kind(d: ResolvedDimension) -> str:
-    """Where the bar comes from, in words: 'claimed by the authors', 'measured by example.org', or 'reproduced by
-    us: median of 12 runs, 97.5% interval 118–124 ms' (the interval the verdict used)."""
+def bar_kind(d: ResolvedDimension, short: bool = False) -> str:
+    """Where the bar comes from, in words (issue 45): 'claimed by its authors', 'measured by example.org', or
+    'measured by us: median of 12 runs, 97.5% interval 118–124 ms' (the interval the verdict used; short: the words
+    before it, for a table, a card or the overview)."""
     sota, bar = d.record.model.sota, d.record.bar_of
     kind = sota.source_kind
     if kind == "claimed":
-        return "claimed by the authors"
-    who = "reproduced by us" if kind == "reproduced" else f"measured by {_host(sota.source)}"
+        return "claimed by its authors"
+    who = "measured by us" if kind == "reproduced" else f"measured by {_host(sota.source)}"
     m = bar.measured
-    if m is None:
+    if m is None or short:
         return who
     shown = shown_unit(d) or m.unit
     parts = [f"{m.summary.stat} of {m.summary.n} runs" if m.summary is not None else "a single value"]
