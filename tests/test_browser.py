@@ -381,3 +381,17 @@ def test_a_printed_category_page_keeps_its_summary_table(browser, sites):
     assert not page.locator(".site-header nav").first.is_visible()
     context.close()
     assert problems == []
+    # each measured value prints the artifact it is read from (a link's target is lost on paper)
+    context, page, problems = open_page(browser, (example / "index.html").as_uri(), width=1280)
+    page.emulate_media(media="print")
+    printed = page.evaluate("() => [...document.querySelectorAll('table.scorecard a.value')].map(a => "
+                            "[a.getAttribute('href'), a.dataset.evidence || '', getComputedStyle(a, '::after')"
+                            ".content])")
+    context.close()
+    assert len(printed) >= 15 and problems == []
+    for href, evidence, after in printed:
+        if href.startswith("http"):  # a typed bar's source
+            assert after == f'" <{href}>"', (href, after)
+        else:  # our value, or a bar read from an artifact: the artifact's path
+            assert evidence and after == f'" [{evidence}]"', (href, after)
+            assert evidence == "formula" or href.startswith(f"_files/{evidence}"), (href, evidence)

@@ -220,7 +220,9 @@ def test_no_page_or_export_shows_a_host_name_or_home_path_the_raw_artifact_holds
     holding = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()
                      and (b"build-box-7" in p.read_bytes() or b"/home/alice" in p.read_bytes()))
     assert holding == ["_files/evidence/bench.json", "_files/evidence/bench.json.html"]
-    assert (site / "core/card-alpha.html").read_text().count("AMD EPYC, 2 CPUs") == 1  # the allowlist's words
+    card = (site / "core/card-alpha.html").read_text()
+    assert card.count("AMD EPYC, 2 CPUs") == 2  # the allowlist's words: the provenance line and the conditions
+    assert ", on AMD EPYC, 2 CPUs" in card[card.index("card-provenance"):]
 
 
 @pytest.mark.parametrize("data, said", [

@@ -277,7 +277,8 @@ def test_a_simulated_value_is_never_called_measured(tmp_path):
         words = re.sub(r"<[^>]+>", " ", text)  # what a reader sees, not class names
         context = re.findall(r".{60}measured.{40}", words, re.I | re.S)
         assert not re.search(r"(?<!not )\bmeasured\b", words, re.I), (where, context)
-    assert "the simulated value, over 2 recorded states" in section and "Simulated 4 months ago" in section
+    assert "the simulated value, over 2 recorded states" in section
+    assert 'Simulated <time datetime="2026-02-01">2026-02-01</time>' in section
     assert "simulated value 12 req/s → 13 req/s" in shown["diff"]
 
 
@@ -391,3 +392,45 @@ def test_a_record_is_left_out_of_the_history_while_it_holds_example_text(tmp_pat
     assert [c.sha for c, _ in gamma.points] == [edited] and gamma.events[0].text.startswith("added")
     assert example not in {e.commit.sha for e in walked.events if e.dim == "gamma"}
     assert any("example text" in n and n.startswith("1 record versions") for n in walked.notes)
+
+
+@pytest.mark.parametrize("values, bar, unit", [
+    ([0.01198, 0.01198], 0.012, "s"),         # a 0.2 % gap (11.98 against 12 ms): inside the band
+    ([0.02, 0.02, 0.02], 0.03, "s"),            # a flat series
+    ([0.0815], 0.05, "s"),                      # one state
+    ([3.0, 2.0, 2.5], 0.0, "ms"),               # a bar of 0: the values' own range
+    ([0.0], 0.0, "ms"),                         # all 0
+])
+def test_a_history_chart_never_exaggerates_a_gap(values, bar, unit):
+    """Issue 45: the y-range holds at least the band where parity holds around the bar (±5 %), shaded; a flat
+    series or one state keeps a visible range; the ticks are distinct at the precision shown."""
+    start = 1767225600
+    c = _chart([(start + i * 86400, v) for i, v in enumerate(values)], unit=unit, bar=bar)
+    labels = [label for _, label in c["ticks"]["y"]]
+    assert len(labels) == len(set(labels)) >= 2, labels
+    top, bottom = c["ticks"]["top"], c["ticks"]["bottom"]
+    ys = [y for _, y in c["dots"]]
+    assert all(top <= y <= bottom for y in ys)
+    if bar:
+        band = c["band"]
+        assert band is not None and top <= band["top"] < band["bottom"] <= bottom
+        assert (band["bottom"] - band["top"]) / (bottom - top) <= 1.0  # the band inside the axis, at its size
+    else:
+        assert c["band"] is None
+    spread = (max(ys) - min(ys)) / (bottom - top) if ys else 0
+    assert spread <= 0.95  # no series fills the whole height
+    assert ("1 recorded state " in c["label"]) == (len(values) == 1)
+
+
+def test_a_small_gap_reads_as_small():
+    """11.98 against 12 ms: the value and the bar a sliver apart, inside the shaded band, on an axis whose ticks
+    read 11.5, 12, 12.5 (not three ticks all reading 12 ms)."""
+    start = 1767225600
+    c = _chart([(start, 0.01198), (start + 86400, 0.01198)], unit="s", bar=0.012)
+    labels = [label for _, label in c["ticks"]["y"]]
+    assert len(set(labels)) == len(labels) and "12 ms" in labels and len(labels) >= 3
+    value_y = c["dots"][0][1]
+    bar_y = float(c["bar"].split()[0].split(",")[1])
+    height = c["ticks"]["bottom"] - c["ticks"]["top"]
+    assert abs(value_y - bar_y) < 0.05 * height
+    assert (c["band"]["bottom"] - c["band"]["top"]) >= 0.4 * height  # the band where parity holds is most of it

@@ -270,7 +270,7 @@ def test_site_marks_reviewed_suspect_and_never_reviewed(base_ledger, tmp_path):
     assert not pipeline.build(base_ledger, out).refused
     page = (out / "core/index.html").read_text()
     assert "not reviewed</span> no review of this claim and its number has been recorded" in page
-    assert "Measured 4 months ago (2026-02-01, from the artifact's meta.date)" in page
+    assert 'Measured <time datetime="2026-02-01">2026-02-01</time> (from the artifact\'s meta.date)' in page
     assert 'flag flag-stale">stale evidence' in page
     assert "(source from 2026-01)" in page
     assert "not reviewed" in (out / "index.html").read_text()

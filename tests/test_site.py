@@ -125,7 +125,9 @@ def test_json_export(example_site):
 def test_evidence_page_highlights_cited_pointers(example_site):
     page = (example_site / "_files/evidence/sample/latency.json.html").read_text()
     assert re.search(r'<div class="line cited" id="p/results/decode/tok~1s">', page)
-    assert "cited by decode-throughput" in page
+    assert 'cited by <a href="../../../latency-and-reuse/index.html#decode-throughput">decode-throughput</a>' in page
+    assert re.search(r'<li><a href="../../../latency-and-reuse/index.html#decode-throughput">Decode throughput[^<]*</a>'
+                     r': ours 1,840 tok/s', page)  # the way back, with what the page computed
 
 
 def test_every_local_link_resolves(example_site):

@@ -108,12 +108,18 @@ def counts_chart(counts: dict[str, int]) -> dict:
     return {"width": width, "parts": parts, "label": label or "no dimensions"}
 
 
-def chart(h: DimensionHistory, end: Commit) -> dict | None:
-    """Geometry of the value-against-bar-over-time chart, or None when nothing was ever measured."""
+def chart(h: DimensionHistory, end: Commit, tolerance: float = 0.05) -> dict | None:
+    """Geometry of the value-against-bar-over-time chart, or None when nothing was ever measured. Honest (issue 45):
+    the y-range holds at least the band where parity holds around the latest bar (shaded), so that a gap inside
+    the tolerance never fills the chart's height; against a bar of 0, the values' own range with a visible minimum;
+    ticks distinct at the precision shown."""
     pts = [(c.time, s) for c, s in h.points]
     unit = next((s.unit for _, s in reversed(pts) if s.value is not None), None)  # the latest unit; others convert
-    timeline = _Timeline(pts, unit, max(end.time, pts[-1][0]) if pts else end.time)
+    timeline = _Timeline(pts, unit, max(end.time, pts[-1][0]) if pts else end.time, tolerance)
     return timeline.geometry() if timeline.values else None
+
+
+MIN_SPAN = 0.1  # the smallest y-range drawn, as a share of the largest magnitude shown: a flat line stays flat
 
 
 class _Timeline:
@@ -121,18 +127,17 @@ class _Timeline:
 
     WIDTH, HEIGHT, PAD, BOTTOM = 360, 110, 8, 20
 
-    def __init__(self, pts: list[tuple[int, State]], unit: str | None, t1: int):
+    def __init__(self, pts: list[tuple[int, State]], unit: str | None, t1: int, tolerance: float = 0.05):
         self.pts, self.unit, self.t1 = pts, unit, t1
         self.values = [v for v in (self.value_of(s) for _, s in pts) if v is not None]
         self.bars = [b for b in (self.bar_of(s) for _, s in pts) if b is not None]
         if not self.values:
             return
-        lo, hi = min(self.values + self.bars), max(self.values + self.bars)
-        if lo == hi:
-            lo, hi = lo - (abs(lo) or 1) * 0.5, hi + (abs(hi) or 1) * 0.5
+        self.band = _band(self.bars[-1], tolerance) if self.bars else None
+        lo, hi = _y_range(self.values + self.bars + list(self.band or ()))
         # The axis in one readable unit, from a round number to a round number, ticked at round numbers.
         self.factor, self.axis_unit = _axis_unit(max(abs(lo), abs(hi)), unit)
-        self.yticks = nice_ticks(lo * self.factor, hi * self.factor, 3, outward=True)
+        self.yticks = _distinct(nice_ticks(lo * self.factor, hi * self.factor, 3, outward=True), self.axis_unit)
         self.lo = min(lo, self.yticks[0] / self.factor) if self.yticks else lo
         self.hi = max(hi, self.yticks[-1] / self.factor) if self.yticks else hi
         labels = [_tick_text(t, self.axis_unit) for t in self.yticks]
@@ -186,7 +191,9 @@ class _Timeline:
             f"ours went from {first} to {last}"
         if len(set(values)) > 2 or (len(set(values)) == 2 and {min(values), max(values)} != {values[0], values[-1]}):
             ours += f" (lowest {fmt_value(min(values), unit)}, highest {fmt_value(max(values), unit)})"
-        text = f"{ours}, the {what}, over {len(self.pts)} recorded states from {_day(t0)} to {_day(self.t1)}"
+        n = len(self.pts)
+        text = f"{ours}, the {what}, over {n} recorded state{'s' if n != 1 else ''} from {_day(t0)} to " \
+               f"{_day(self.t1)}"
         if self.bars:
             held = fmt_value(self.bars[0], unit) == fmt_value(self.bars[-1], unit) and len(set(self.bars)) == 1
             bar = f"the bar held at {fmt_value(self.bars[0], unit)}" if held else \
@@ -207,8 +214,38 @@ class _Timeline:
                  "y": [(self.y(t / self.factor), text) for t, text in zip(self.yticks, self.tick_labels, strict=True)],
                  "start": f"{_day(t0)}, by commit" if one_day else _day(t0), "end": "" if one_day else _day(t1),
                  "dates": dates, "axis_y": self.HEIGHT - self.BOTTOM, "left": self.left, "date_y": self.HEIGHT - 5}
+        band = None if self.band is None else {"top": self.y(self.band[1]), "bottom": self.y(self.band[0])}
         return {"width": self.WIDTH, "height": self.HEIGHT, "label": self.label(what), "what": what, "ticks": ticks,
+                "band": band,
                 "value": self.steps(self.value_of), "bar": self.steps(self.bar_of) if self.bars else "", "dots": dots}
+
+
+def _band(bar: float, tolerance: float) -> tuple[float, float] | None:
+    """Where parity holds around the bar (its tolerance either way); none around a bar of 0, judged by sign."""
+    return None if bar == 0 else (bar - abs(bar) * tolerance, bar + abs(bar) * tolerance)
+
+
+def _y_range(numbers: list[float]) -> tuple[float, float]:
+    """The numbers' range, widened about its middle to at least MIN_SPAN of the largest magnitude (1 when all are
+    0): a flat series, one state or a tiny move is drawn as what it is."""
+    lo, hi = min(numbers), max(numbers)
+    least = max(abs(lo), abs(hi)) * MIN_SPAN or 1.0
+    if hi - lo < least:
+        mid = (lo + hi) / 2
+        lo, hi = mid - least / 2, mid + least / 2
+    return lo, hi
+
+
+def _distinct(ticks: list[float], unit: str) -> list[float]:
+    """Ticks whose labels differ at the precision shown (a label repeated is dropped)."""
+    seen: set[str] = set()
+    out = []
+    for t in ticks:
+        text = _tick_text(t, unit)
+        if text not in seen:
+            seen.add(text)
+            out.append(t)
+    return out
 
 
 def _axis_unit(magnitude: float, unit: str | None) -> tuple[float, str]:

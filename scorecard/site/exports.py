@@ -248,9 +248,11 @@ def sitemap(led: ResolvedLedger) -> bytes:
 
 
 def search_index(led: ResolvedLedger) -> list[dict]:
-    """A small index for tools: id, title, category, status, claim, url."""
+    """A small index for tools: id, title, category, status, claim, url (naming the file, so that it opens from
+    file:// too: latency/index.html#ttft-p50)."""
     return [{"id": d.id, "title": d.record.model.title, "category": c.slug, "status": d.status,
-             "claim": prose_text(d, "claim"), "url": f"{c.slug}/#{d.id}"} for c in led.categories for d in c.dimensions]
+             "claim": prose_text(d, "claim"), "url": f"{c.slug}/index.html#{d.id}"}
+            for c in led.categories for d in c.dimensions]
 
 
 class Spool:

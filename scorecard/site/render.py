@@ -42,7 +42,8 @@ from ..core.paths import builtin_templates
 from .themes import LedgerTemplates, keep_location, template_cache
 from .jsonview import MAX_VIEW_BYTES, MAX_VIEW_LINES, cited_values, json_lines, json_or_none
 from .views import (STATUS_LABELS, bar_kind, bar_text, exact_text, category_badge_text, prose, prose_text, carried_as,
-                    measured_detail, measured_text, review_counts, standing_text, status_marks, status_words)
+                    measured_detail, measured_text, review_counts, standing_text, status_marks, status_words,
+                    computed_from, provenance_facts, bar_evidence)
 from ..history.timeline import as_data
 
 if TYPE_CHECKING:
@@ -83,9 +84,10 @@ class Site:
                                 bar_text=bar_text, bar_kind=bar_kind, fmt_exact=fmt_exact, exact_text=exact_text,
                                 measured_detail=measured_detail, counts_chart=counts_chart,
                                 standing_text=standing_text, prose=prose, prose_text=prose_text, glyphs=GLYPHS,
-                                statuses=STATUSES,
-                                overview_chart=overview_chart, headline=headline, status_table=status_table,
-                                value_href=value_href, bar_href=bar_href, gap_rank=gap_rank,
+                                statuses=STATUSES, overview_chart=overview_chart, headline=headline,
+                                status_table=status_table, value_href=value_href, bar_href=bar_href,
+                                gap_rank=gap_rank, computed_from=computed_from,
+                                provenance_facts=provenance_facts, bar_evidence=bar_evidence,
                                 status_labels=STATUS_LABELS, file_href=self.file_href, trace_href=self.trace_href,
                                 evidence_href=self.evidence_href, version=__version__,
                                 history_chart=self.history_chart, review_counts=review_counts,
@@ -124,7 +126,7 @@ class Site:
     def history_chart(self, h: DimensionHistory) -> dict | None:
         """The over-time chart of one dimension's history (drawn by the macros template)."""
         assert self.ledger.history is not None, "only a site built with its history draws one"
-        return chart(h, self.ledger.history.head)
+        return chart(h, self.ledger.history.head, self.ledger.settings.parity_tolerance)
 
     def history_pages(self, hist: History) -> Iterator[tuple[str, bytes]]:
         """changes.html, feed.xml and history.json, when the site is built with its history."""
@@ -281,15 +283,17 @@ class Site:
         if self.reuse is None:
             return Made({rel: data for name in items for rel, data in self.file_pages(name, led.files[name])})
         return self.cached([(key_bytes((name, hashlib.blake2b(led.files[name]).digest(), led.citations.get(name),
-                                        [(d.id, d.record.model.title, d.conditions) for d in self.citing(name)])),
+                                        [(d.id, d.record.model.title, d.conditions, computed_from(d, name))
+                                         for d in self.citing(name)])),
                              partial(self.file_piece, name)) for name in items])
 
     def citing(self, rel: str) -> list[ResolvedDimension]:
-        """The dimensions that cite rel and state conditions, in id order: its viewer shows each one's two sides."""
+        """The dimensions that cite rel, in id order: its viewer links back to each, with what its page computed
+        from the cited values, and shows the two sides of each that states conditions."""
         if self._by_id is None:
             self._by_id = {d.id: d for cat in self.ledger.categories for d in cat.dimensions}
         ids = sorted({i for cited in self.ledger.citations.get(rel, {}).values() for i in cited})
-        return [d for i in ids if (d := self._by_id.get(i)) is not None and d.conditions]
+        return [d for i in ids if (d := self._by_id.get(i)) is not None]
 
     def file_piece(self, rel: str) -> Made:
         """A cited file's outputs."""
