@@ -86,7 +86,8 @@ PAIRS = """() => [...document.querySelectorAll('article.dimension, main.card')].
 
 ROWS = """() => [...document.querySelectorAll('table.scorecard tbody tr')]
     .filter(r => r.querySelectorAll('td.num').length)
-    .map(r => [...r.querySelectorAll('td.num')].map(c => c.innerText.replace(/^[^:]*:\\s*/, '').trim()))"""
+    .map(r => [...r.querySelectorAll('td.num')].map(c => (c.querySelector('.value') || c).innerText
+      .replace(/^[^:]*:\\s*/, '').trim()))"""
 
 # Each word of a table cell's text (between spaces, hyphens and dashes, where typesetting breaks a line): how many
 # line boxes it takes (more than one: broken inside the word).

@@ -40,8 +40,12 @@ def bullet_chart(d: ResolvedDimension) -> dict | None:
     interval = None
     if c.low is not None and c.high is not None:
         interval = {"low_x": x(c.low), "high_x": x(c.high)}
+    bar_band = None  # a bar read from sota.result: its own interval, as a band (issue 45)
+    if c.bar_low is not None and c.bar_high is not None and math.isfinite(c.bar_low) and math.isfinite(c.bar_high):
+        bar_band = {"low_x": x(min(c.bar_low, c.bar_high)), "high_x": x(max(c.bar_low, c.bar_high))}
     detail = measured_detail(d)
-    return {"width": width, "value_x": x(c.value), "bar_x": x(c.bar), "interval": interval,
+    return {"width": width, "value_x": x(c.value), "bar_x": x(c.bar), "interval": interval, "bar_band": bar_band,
+            "better": c.better,
             "ticks": _bullet_ticks(c, shown_unit(d) or c.unit, top, x),
             "label": f"{measured_text(d)}{f' ({detail})' if detail else ''} against the bar of "
                      f"{bar_text(d)}; {c.better} is better; {standing_text(d)}"}

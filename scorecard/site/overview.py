@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..measure.gapwords import gap_q
 from ..measure.numfmt import fmt_number
 from .markup import title_text
-from .views import bar_text, measured_text, standing_text
+from .views import bar_kind, bar_text, measured_text, standing_text
 
 if TYPE_CHECKING:
     from .resolve import ResolvedDimension, ResolvedLedger
@@ -39,6 +39,7 @@ def overview_chart(led: ResolvedLedger) -> dict | None:
         rows.append({"id": d.id, "href": f"{cat.slug}/index.html#{d.id}", "title": d.record.model.title,
                      "category": cat.record.model.short or cat.record.model.title, "status": d.status,
                      "gap": standing_text(d), "ours": measured_text(d), "bar": bar_text(d),
+                     "kind": bar_kind(d, short=True),
                      "x": round(HALF if q >= 0 else HALF - length, 2), "width": round(length, 2),
                      "side": "ahead" if q > 0 else "behind" if q < 0 else "level", "beyond": abs(q) > reach})
     by = {s: sum(1 for r in rows if r["status"] == s) for s in ("leads", "parity", "trails", "inconclusive",
