@@ -322,3 +322,15 @@ def test_serves_memory_cache_knows_a_file_by_its_path_and_bytes():
     memory.put("claims/a.yaml", "d1", Document("claims/a.yaml"), [])
     assert memory.knows("claims/a.yaml", "d1") and not memory.knows("claims/a.yaml", "d2")
     assert len(memory) == 1
+
+
+def test_a_record_moved_to_another_category_leaves_no_stale_link_on_its_artifacts_page(ledger, tmp_path):
+    """Found by the hostile pass: an artifact's page links back to each dimension that cites it; a record moved
+    to another category kept the old link on a warm build (the cache key held its id and title, not its place)."""
+    prime(ledger, tmp_path)
+    src = ledger / "claims/latency-and-reuse/decode-throughput.yaml"
+    dest = ledger / "claims/cost-efficiency/decode-throughput.yaml"
+    src.rename(dest)
+    outcome, warm, cold = warm_and_cold(ledger, tmp_path, "moved")
+    assert warm == cold
+    assert b"cost-efficiency/index.html#decode-throughput" in warm["_files/evidence/sample/latency.json.html"]

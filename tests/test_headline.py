@@ -20,7 +20,7 @@ def dim(i: int, status: str, value: float | None = None, bar: float = 100.0, bet
     c = None
     if value is not None:
         c = compare.compare(Measurement(value, "ms", ()), SimpleNamespace(value=bar, unit="ms", better=better), 0.05)
-    return SimpleNamespace(id=f"d{i}", status=status, comparison=c,
+    return SimpleNamespace(id=f"d{i}", status=status, comparison=c, measured=None,
                            record=SimpleNamespace(model=SimpleNamespace(title=f"Dimension {i}")))
 
 
@@ -102,3 +102,23 @@ def test_the_counts_add_up_to_the_numbers_the_sentence_names(spec):
     columns = range(len(t["totals"]))
     assert [c["n"] for c in t["totals"]] == [sum(r["cells"][j]["n"] for r in t["rows"]) for j in columns]
     assert all(c["n"] for c in t["totals"])  # a status no dimension has is no column
+
+
+def test_a_gap_whose_words_give_no_ratio_is_never_the_furthest():
+    """Found by the hostile pass: a gap against a negative bar said as a difference ('3 ms behind the bar') ranked
+    as infinitely far, named 'furthest' over a 10× gap, with a tie's words lent to another."""
+    led = ledger([dim(0, "trails", -5, bar=-2, better="higher"), dim(1, "trails", -3, bar=-2, better="higher"),
+                  dim(2, "trails", 10, bar=100, better="higher")])
+    h = headline(led, "fak")
+    assert [e["id"] for e in h["extreme"]] == ["d2"] and h["gap"] == "10× below the bar"
+
+
+def test_sample_data_is_said_where_the_count_is():
+    d = [dim(0, "leads", 60), dim(1, "trails", 120)]
+    d[0].measured = SimpleNamespace(sample=True)
+    d[1].measured = SimpleNamespace(sample=False)
+    h = headline(ledger(d), "fak")
+    assert "1 of the 2 measured rest on sample data, not real runs." in h["text"]
+    for x in d:
+        x.measured = SimpleNamespace(sample=True)
+    assert "All of the 2 measured rest on sample data" in headline(ledger(d), "fak")["text"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import shutil
 from types import SimpleNamespace
 
@@ -341,3 +342,19 @@ def test_a_gap_is_q_minus_one_in_the_words_of_its_quantity(value, bar, better, u
         assert "×" in words and q >= 1.9995, (words, q)
         if speed:
             assert words.endswith("faster than the bar" if ahead else "slower than the bar"), words
+
+
+def test_a_share_ranks_by_the_side_the_verdict_judges():
+    """Found by the hostile pass: 94.1 % accuracy against 99 % is 5.9× the bar's error rate, further behind than
+    110 ms against 100 ms; ranked by the raw ratio of the shares it was not."""
+    from scorecard.measure.gapwords import gap_q
+
+    share = compare.compare(Measurement(94.1, "%", ()), sota(99.0, "%", "higher"), 0.05)
+    time = compare.compare(Measurement(110.0, "ms", ()), sota(100.0, "ms", "lower"), 0.05)
+    assert share is not None and time is not None
+    assert gap_q(share) == pytest.approx(-math.log2(5.9 / 1.0)) and gap_q(share) < gap_q(time) < 0
+    assert gap_words(share) == "4.9 points below the bar"
+    one = compare.compare(Measurement(1.0, "%", ()), sota(2.0, "%", "lower"), 0.05)
+    assert one is not None and gap_words(one) == "1 point below the bar"
+    zero = compare.compare(Measurement(3.0, "ms", ()), sota(0.0, "ms", "lower"), 0.05)
+    assert zero is not None and gap_q(zero) is None  # 'worse than the bar of 0': no size to rank

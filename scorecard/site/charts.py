@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from ..measure.compare import Comparison, in_unit
+from ..measure.units import is_percent
 from ..core.dates import utc, utc_date
 from ..core.statuses import STATUSES, value_word
 from ..measure.numfmt import fmt_number, fmt_value, glue, scaled
@@ -137,8 +138,11 @@ class _Timeline:
         self.bars = [b for b in (self.bar_of(s) for _, s in pts) if b is not None]
         if not self.values:
             return
-        self.band = _band(self.bars[-1], tolerance) if self.bars else None
+        # a share's verdict is on the side it judges, in points: no band of the bar's own size (issue 45)
+        self.band = _band(self.bars[-1], tolerance) if self.bars and not is_percent(unit or "") else None
         lo, hi = _y_range(self.values + self.bars + list(self.band or ()))
+        if is_percent(unit or "") and min(self.values + self.bars) >= 0 and max(self.values + self.bars) <= 100:
+            lo, hi = max(lo, 0.0), min(hi, 100.0)  # a share's axis stays inside 0-100 %
         # The axis in one readable unit, from a round number to a round number, ticked at round numbers.
         self.factor, self.axis_unit = _axis_unit(max(abs(lo), abs(hi)), unit)
         self.yticks = _distinct(nice_ticks(lo * self.factor, hi * self.factor, 3, outward=True), self.axis_unit)

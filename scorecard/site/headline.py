@@ -5,6 +5,7 @@ words and counts out (plain data: a ledger's own templates may read it too).
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from ..core.statuses import STATUSES, VERDICTS
@@ -37,8 +38,12 @@ def headline(led: ResolvedLedger, subject: str) -> dict:
     rest = [OTHERS[s].format(n=counts[s]) for s in OTHERS if counts.get(s)]
     others = (f"Of the other {total - measured}: " if measured else f"Of its {total}: ") + _listed(rest) + "." \
         if rest else ""
+    sample = sum(1 for _, d in dims if d.status in VERDICTS and d.measured is not None and d.measured.sample)
+    if sample:  # a number from sample data is no measurement: said where the count is (issue 45)
+        others = (f"{'All' if sample == measured else sample} of the {measured} measured rest on sample data, not "
+                  f"real runs. " + others).strip()
     out = {"lead": lead, "side": side, "extreme": extreme, "gap": extreme[0]["gap"] if extreme else "",
-           "others": others, "measured": measured, "total": total}
+           "others": others, "measured": measured, "total": total, "sample": sample}
     out["text"] = _text(out)
     return out
 
@@ -60,14 +65,15 @@ def _measured_clause(subject: str, counts: dict[str, int], measured: int, band: 
 def _extreme(dims: list[tuple[str, ResolvedDimension]], status: str) -> list[dict]:
     """The dimensions of status furthest from the bar (with all that tie with it: the same q, or the same words),
     by the gap measure the words use."""
-    compared = [(slug, d, c, gap_q(c)) for slug, d in dims if d.status == status and (c := d.comparison) is not None]
+    compared = [(slug, d, c, q) for slug, d in dims if d.status == status and (c := d.comparison) is not None
+                and (q := gap_q(c)) is not None]  # a gap whose words give no size is never 'furthest'
     if not compared:
         return []
     pick = min if status == "trails" else max
     far = pick(compared, key=lambda x: x[3])
     words = gap_words(far[2])
-    return [{"id": d.id, "title": d.record.model.title, "href": f"{slug}/index.html#{d.id}", "gap": gap_words(c)}
-            for slug, d, c, q in compared if q == far[3] or gap_words(c) == words]
+    return [{"id": d.id, "title": d.record.model.title, "href": f"{slug}/index.html#{d.id}", "gap": words}
+            for slug, d, c, q in compared if gap_words(c) == words and (q == far[3] or math.isfinite(q))]
 
 
 def _listed(parts: list[str], comma: bool = False) -> str:

@@ -283,7 +283,8 @@ class Site:
         if self.reuse is None:
             return Made({rel: data for name in items for rel, data in self.file_pages(name, led.files[name])})
         return self.cached([(key_bytes((name, hashlib.blake2b(led.files[name]).digest(), led.citations.get(name),
-                                        [(d.id, d.record.model.title, d.conditions, computed_from(d, name))
+                                        [(d.id, d.record.category, d.record.model.title, d.conditions,
+                                          computed_from(d, name))
                                          for d in self.citing(name)])),
                              partial(self.file_piece, name)) for name in items])
 
