@@ -28,9 +28,8 @@ def gap_words(c: Comparison, named: bool = True) -> str:
     if ratio is None or ratio <= 0 or c.bar <= 0:
         return _difference_words(c, named)
     q = max(ratio, 1 / ratio)
-    size = fmt_percent(q - 1)
-    if q < MULTIPLE_FROM and float(size[:-1]) < 100:  # as printed: 99.96 % reads 100 %, which is 2x
-        size = "less than 0.1%" if size in ("0%", "0.0%") else size  # a real gap never reads as none
+    size = _percent(q - 1)
+    if q < MULTIPLE_FROM and size:  # as printed: 99.96 % reads 100 %, which is 2x
         if speed:
             return f"{size} {'faster' if c.margin > 0 else 'slower'}{' than the bar' if named else ''}"
         return f"{size} {'ahead' + (' of' if named else '') if c.margin > 0 else 'behind'}{bar}"
@@ -68,12 +67,20 @@ def _difference_words(c: Comparison, named: bool) -> str:
     difference in the unit (never 100 % or more of a number whose sign has turned)."""
     side = "ahead" + (" of" if named else "") if c.margin > 0 else "behind"
     bar = " the bar" if named else ""
-    size = fmt_percent(c.margin)
-    if float(size[:-1]) >= 100:
+    size = _percent(c.margin)
+    if not size:
         across = ", across zero" if c.ratio is not None and c.ratio < 0 else ""
         return f"{fmt_number(abs(c.value - c.bar))}{glue(c.unit)}{c.unit} {side}{bar}{across}"
-    size = "less than 0.1%" if size in ("0%", "0.0%") else size
     return f"{size} {side}{bar}"
+
+
+def _percent(fraction: float) -> str:
+    """fraction as a gap in percent, as printed: '' where that reads 100 % or more (which a percentage never says),
+    'less than 0.1%' where it reads 0 (a real gap never reads as none)."""
+    size = fmt_percent(fraction)
+    if float(size[:-1]) >= 100:
+        return ""
+    return "less than 0.1%" if size in ("0%", "0.0%") else size
 
 
 def gap_q(c: Comparison) -> float | None:

@@ -150,7 +150,7 @@ def _inline_text(par: str, emphasis: str) -> str:
             opened -= 1
             i = m.end()
         elif c in "*[]" or (c == "_" and not (_word(par, i - 1) and _word(par, i + 1))):
-            shows = c if c in "[]" and emphasis == "[" else "" if emphasis == "[" else emphasis
+            shows = (c if c in "[]" else "") if emphasis == "[" else emphasis
             out.append(c if c == "]" and not opened else shows)  # a ] with no [ to close shows: 95]95 ms is 95 ms
             opened += 1 if c == "[" else -1 if c == "]" and opened else 0
             i += 1

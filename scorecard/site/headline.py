@@ -5,7 +5,6 @@ words and counts out (plain data: a ledger's own templates may read it too).
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from ..core.statuses import STATUSES, VERDICTS
@@ -65,15 +64,14 @@ def _measured_clause(subject: str, counts: dict[str, int], measured: int, band: 
 def _extreme(dims: list[tuple[str, ResolvedDimension]], status: str) -> list[dict]:
     """The dimensions of status furthest from the bar (with all that tie with it: the same q, or the same words),
     by the gap measure the words use."""
-    compared = [(slug, d, c, q) for slug, d in dims if d.status == status and (c := d.comparison) is not None
+    compared = [(slug, d, q, gap_words(c)) for slug, d in dims if d.status == status
+                and (c := d.comparison) is not None
                 and (q := gap_q(c)) is not None]  # a gap whose words give no size is never 'furthest'
     if not compared:
         return []
-    pick = min if status == "trails" else max
-    far = pick(compared, key=lambda x: x[3])
-    words = gap_words(far[2])
+    words = (min if status == "trails" else max)(compared, key=lambda x: x[2])[3]
     return [{"id": d.id, "title": d.record.model.title, "href": f"{slug}/index.html#{d.id}", "gap": words}
-            for slug, d, c, q in compared if gap_words(c) == words and (q == far[3] or math.isfinite(q))]
+            for slug, d, _, said in compared if said == words]
 
 
 def _listed(parts: list[str], comma: bool = False) -> str:

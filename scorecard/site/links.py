@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from .jsonview import pointer_anchor
-from .views import carried_as
+from .views import carried_as, single_source
 
 if TYPE_CHECKING:
     from ..measure.reading import Measurement
@@ -45,7 +45,5 @@ def bar_href(d: ResolvedDimension, base: str, section: str) -> str:
 def _measured_href(m: Measurement | None, base: str, block: str) -> str:
     if m is None:
         return ""
-    if m.expr or len(m.sources) != 1:
-        return block
-    s = m.sources[0]
-    return evidence_href(s.evidence, s.at, base)
+    one = single_source(m)
+    return block if one is None else evidence_href(one.evidence, one.at, base)

@@ -88,8 +88,8 @@ class Site:
                                 status_table=status_table, value_href=value_href, bar_href=bar_href,
                                 gap_rank=gap_rank, computed_from=computed_from,
                                 provenance_facts=provenance_facts, bar_evidence=bar_evidence,
-                                status_labels=STATUS_LABELS, file_href=self.file_href, trace_href=self.trace_href,
-                                evidence_href=self.evidence_href, version=__version__,
+                                status_labels=STATUS_LABELS, file_href=file_href, trace_href=self.trace_href,
+                                evidence_href=evidence_href, version=__version__,
                                 history_chart=self.history_chart, review_counts=review_counts,
                                 parity_band=fmt_percent(resolved.settings.parity_tolerance),
                                 dims=self.dimension_links())
@@ -102,21 +102,13 @@ class Site:
         self.parts = 0  # and how many there were (0 without the cache)
 
     # Links are relative to the page: `base` is "" at the root and "../" one level down (links.py).
-    def file_href(self, rel: str, base: str) -> str:
-        """Link to a carried file: its readable page where there is one, else the file itself."""
-        return file_href(rel, base)
-
-    def evidence_href(self, rel: str, pointer: str, base: str) -> str:
-        """Link to a pointer's line on an artifact's page."""
-        return evidence_href(rel, pointer, base)
-
     def trace_href(self, trace, base: str) -> str:
         """Where a trace entry links."""
         if trace.kind == "url":
             return trace.target
         if trace.pointer:
-            return self.evidence_href(trace.path, trace.pointer, base)
-        return self.file_href(trace.path, base)
+            return evidence_href(trace.path, trace.pointer, base)
+        return file_href(trace.path, base)
 
     def dimension_links(self) -> dict[str, dict[str, str]]:
         """Each dimension's title and permalink (from the site root), by id: history events link through it."""

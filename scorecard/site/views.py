@@ -15,6 +15,7 @@ from markupsafe import Markup
 from ..measure import units
 from ..measure.compare import in_unit
 from ..measure.gapwords import gap_words
+from ..measure.measured import Source
 from ..measure.reading import Measurement
 from ..measure.numfmt import fmt_exact, fmt_number, fmt_percent, fmt_range, fmt_ratio, fmt_value, glue, scaled
 from ..measure.prose import MARKED, fill, split
@@ -356,16 +357,22 @@ def computed_from(d: ResolvedDimension, rel: str) -> list[dict[str, str]]:
     return out
 
 
+def single_source(m: Measurement | None) -> Source | None:
+    """The one artifact's reading a measurement rests on (its link, its printed path), or None for a formula or
+    several inputs."""
+    return m.sources[0] if m is not None and not m.expr and len(m.sources) == 1 else None
+
+
 def provenance_facts(d: ResolvedDimension) -> dict[str, str | int]:
     """A card's provenance line (issue 45): the artifact (or how many a formula reads), the day it was measured,
     the hardware its conditions state and the commit its meta records."""
     m = d.measured
     sources = m.sources if m is not None else ()
-    one = m is not None and not m.measurement.expr and len(sources) == 1
+    one = single_source(m.measurement if m is not None else None)
     hardware = next((row.ours.value for row in d.conditions if row.key == "hardware" and row.ours is not None), "")
     commit = next((str(src.meta["commit"]) for src in sources if isinstance(src.meta, dict) and "commit" in src.meta),
                   "")
-    return {"artifact": sources[0].evidence if one else "", "artifacts": len({src.evidence for src in sources}),
+    return {"artifact": one.evidence if one is not None else "", "artifacts": len({src.evidence for src in sources}),
             "date": d.evidence_date.isoformat() if d.evidence_date else "", "hardware": str(hardware),
             "commit": commit}
 
@@ -375,4 +382,5 @@ def bar_evidence(d: ResolvedDimension) -> str:
     m = d.record.bar_of.measured
     if m is None:
         return ""
-    return m.sources[0].evidence if not m.expr and len(m.sources) == 1 else "formula"
+    one = single_source(m)
+    return one.evidence if one is not None else "formula"

@@ -111,7 +111,7 @@
   var cells = Array.prototype.slice.call(document.querySelectorAll(".status-counts a[data-status]"));
   var marks = Array.prototype.slice.call(document.querySelectorAll(".gaps li[data-id]"));
 
-  function counts(wanted, words) {
+  function counts() {
     var shownIds = {};
     rows.forEach(function (row) { if (!row.hidden) { shownIds[row.getAttribute("data-id")] = true; } });
     cells.forEach(function (cell) {
@@ -142,7 +142,7 @@
     sections.forEach(function (section) {
       section.hidden = sorted || !section.querySelector("tr[data-status]:not([hidden])");
     });
-    counts(wanted, words);
+    counts();
     shown.textContent = count + " of " + rows.length + " dimensions shown";
     toAddress();
   }
