@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 
 import pytest
 
@@ -75,7 +76,35 @@ def reading_sites(tmp_path_factory):
     extremes = base / "extremes"
     outcome = pipeline.build(root, extremes)
     assert not outcome.refused, outcome.checked.findings
-    return [example, extremes]
+    return [example, extremes, _example_with_history(base)]
+
+
+def _example_with_history(base):
+    """The example ledger (runs, a formula, a reproduced bar) in git, its decode throughput measured three times:
+    built with its history (timelines, history charts, changes.html), as issue 45's reader saw it."""
+    from gitrepo import commit, git
+
+    root = base / "history-ledger"
+    root.mkdir()
+    for name in ("scorecard.yaml", "BENCHMARK-AUTHORITY.md", "CLAIMS.md"):
+        shutil.copy2(REPO / name, root / name)
+    for name in ("claims", "evidence"):
+        shutil.copytree(REPO / name, root / name)
+    git(root, "init", "-q")
+    record, artifact = root / "claims/latency-and-reuse/decode-throughput.yaml", root / "evidence/sample/latency.json"
+    final = (record.read_text(), artifact.read_text())
+    for day, tps in ((10, "1,610"), (40, "1,720")):
+        record.write_text(final[0].replace("claim: 1,840 tok/s", f"claim: {tps} tok/s"))
+        artifact.write_text(final[1].replace('"tok/s": 1840.0', f'"tok/s": {tps.replace(",", "")}.0'))
+        commit(root, f"decode throughput {tps} tok/s", day)
+    record.write_text(final[0])
+    artifact.write_text(final[1])
+    commit(root, "decode throughput 1,840 tok/s", 70)
+    site = base / "history"
+    outcome = pipeline.build(root, site, history=True)
+    assert not outcome.refused, outcome.checked.findings
+    assert (site / "changes.html").exists() and "1,610" in (site / "latency-and-reuse/index.html").read_text()
+    return site
 
 
 # The bar's number and ours where a dimension is shown in full: its section on a category page, or its card.
@@ -271,3 +300,42 @@ def test_the_first_screen_answers_where_we_stand(browser, reading_sites):  # noq
             assert sum(parts) == int(whole.group(1)) or (parts == [] and "inconclusive" in clause), clause
             for status, n, href in found["counts"]:
                 assert n > 0 and href.startswith("#"), (status, n, href)
+
+
+VALUE_LINKS = """() => [...document.querySelectorAll('a.value, a.bar-value, .card-bar .bar-value a')]
+    .filter(a => !/^https?:/.test(a.getAttribute('href'))).map(a => [a.innerText.trim(), a.href])"""
+
+LANDED = """() => { const t = document.querySelector(':target');
+  return t && {id: t.id, cls: t.className, text: t.innerText.slice(0, 200), shown: t.getClientRects().length > 0}; }"""
+
+
+def test_every_measured_value_is_a_link_that_lands_on_its_cited_line(browser, reading_sites):  # noqa: F811
+    """Issue 45: on the index, every category page and every card, each measured value (ours, and a bar read from
+    sota.result) is a link; followed in the browser, it lands on the artifact's cited line (shown, marked cited)
+    or on a formula's or a measured bar's block, which names each input's link."""
+    followed = 0
+    for site in reading_sites:
+        pages = ["index.html"] + [str(p.relative_to(site)) for p in sorted(site.glob("*/index.html"))] + \
+            [str(p.relative_to(site)) for p in sorted(site.glob("*/card-*.html"))]
+        targets: dict[str, list[str]] = {}
+        for rel in pages:
+            context, page, problems = open_page(browser, (site / rel).as_uri(), width=1280)
+            for text, href in page.evaluate(VALUE_LINKS):
+                assert "#" in href, (rel, text, href)
+                targets.setdefault(href, []).append(f"{rel}: {text}")
+            context.close()
+            assert problems == [], (rel, problems)
+        assert targets, site
+        context, page, _ = open_page(browser, (site / "index.html").as_uri(), width=1280)  # the pages were checked
+        for href, where in sorted(targets.items()):
+            page.goto(href)
+            landed = page.evaluate(LANDED)
+            assert landed is not None and landed["shown"], (where, href, landed)
+            block = landed["id"].endswith(("-formula", "-bar"))
+            assert "cited" in landed["cls"].split() or block, (where, href, landed)
+            if block:  # a formula's or a measured bar's block lists its inputs, each a link to its line
+                assert page.evaluate("() => document.querySelector(':target').querySelectorAll('a[href*=\"#p\"]')"
+                                     ".length") >= 1, (where, href, landed)
+            followed += 1
+        context.close()
+    assert followed >= 20, followed

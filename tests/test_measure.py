@@ -233,10 +233,10 @@ def test_a_false_lead_in_another_spelling_of_the_unit_is_refused(tmp_path):
     (0.0, 0.0, "higher", "x", "at the bar of 0"),                  # zero bars by sign
     (-2.0, 0.0, "higher", "x", "worse than the bar of 0"),
     (3.0, 0.0, "lower", "ms", "worse than the bar of 0"),
-    (90.0, 93.1, "higher", "%", "3.1 points below the bar"),       # shares differ in percentage points
-    (12.0, 4.0, "lower", "%", "8 points above the bar"),
+    (90.0, 93.1, "higher", "%", "3.1 points below the bar; 1.45× the bar's distance from 100%"),  # and the side judged
+    (12.0, 4.0, "lower", "%", "8 points above the bar; 3× the bar"),
     (50.0, 50.0, "higher", "%", "at the bar"),
-    (40.0, 50.0, "higher", "percent", "10 points below the bar"),     # % however it is spelled
+    (40.0, 50.0, "higher", "percent", "10 points below the bar; 0.8× the bar"),  # % however it is spelled
     (-30.0, -10.0, "lower", "s", "20 s ahead of the bar"),           # a negative bar: no multiple, no 200 %
     (-20.0, -10.0, "lower", "s", "10 s ahead of the bar"),           # exactly 100 %: the difference
     (-19.9, -10.0, "lower", "s", "99% ahead of the bar"),
@@ -353,8 +353,8 @@ def test_a_share_ranks_by_the_side_the_verdict_judges():
     time = compare.compare(Measurement(110.0, "ms", ()), sota(100.0, "ms", "lower"), 0.05)
     assert share is not None and time is not None
     assert gap_q(share) == pytest.approx(-math.log2(5.9 / 1.0)) and gap_q(share) < gap_q(time) < 0
-    assert gap_words(share) == "4.9 points below the bar"
+    assert gap_words(share) == "4.9 points below the bar; 5.9× the bar's distance from 100%"
     one = compare.compare(Measurement(1.0, "%", ()), sota(2.0, "%", "lower"), 0.05)
-    assert one is not None and gap_words(one) == "1 point below the bar"
+    assert one is not None and gap_words(one) == "1 point below the bar; 0.5× the bar"
     zero = compare.compare(Measurement(3.0, "ms", ()), sota(0.0, "ms", "lower"), 0.05)
     assert zero is not None and gap_q(zero) is None  # 'worse than the bar of 0': no size to rank

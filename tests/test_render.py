@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorecard.measure.numfmt import fmt_number, fmt_value
 from scorecard.site.markup import _markdown, brief, markdown_block, markdown_inline
@@ -40,6 +42,22 @@ def test_numbers():
                                          (33.8, "milliseconds"), (1.15748, "x"), (0.0004, "s"), (12.94, "req/s"))] == \
         ["81.2 ms", "262 kB", "256 KiB", "1.5 MB", "33.8 milliseconds", "1.16x", "400 µs", "12.9 req/s"]
     assert fmt_value(4.1, "x") == "4.1x" and fmt_value(33.8, "ms") == "33.8 ms" and fmt_value(59, "%") == "59%"
+
+
+
+def test_a_column_shares_one_precision():
+    """Issue 45: a table column reads at one precision (three significant figures, trailing zeros kept), so 0.4
+    never stands beside 0.43: 0.400 and 0.430; whole numbers in full; the unscaled form is unchanged."""
+    assert [fmt_number(v, fixed=True) for v in (0.4, 0.43, 7.4, 33.0, 1840.0, 0.00031, 3.0, 120.0, 1e20, 0.0)] == \
+        ["0.400", "0.430", "7.40", "33.0", "1,840", "0.000310", "3.00", "120", "1.00e20", "0"]
+    assert fmt_value(0.75, "x", fixed=True) == "0.750x" and fmt_value(0.0012, "s", fixed=True) == "1.20 ms"
+
+
+@given(st.floats(1e-6, 999.4, allow_nan=False))
+def test_a_fixed_number_has_three_significant_figures(value):
+    text = fmt_number(value, fixed=True)
+    digits = text.replace(",", "").replace(".", "").lstrip("0")
+    assert len(digits) == 3 and float(text) == pytest.approx(value, rel=5e-3), text
 
 
 def test_brief():

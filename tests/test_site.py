@@ -128,6 +128,25 @@ def test_evidence_page_highlights_cited_pointers(example_site):
     assert 'cited by <a href="../../../latency-and-reuse/index.html#decode-throughput">decode-throughput</a>' in page
     assert re.search(r'<li><a href="../../../latency-and-reuse/index.html#decode-throughput">Decode throughput[^<]*</a>'
                      r': ours 1,840 tok/s', page)  # the way back, with what the page computed
+    both = (example_site / "_files/evidence/sample/tools/hyperfine-rival-start.json.html").read_text()
+    assert "the bar 120 ms, measured by us: median of 12 runs, 97.5% interval 117–123 ms" in both  # the family level
+    one = (example_site / "_files/evidence/sample/tools/hyperfine-cli-start.json.html").read_text()
+    assert "ours 81.2 ms (median of n = 12 runs; 95% CI 79.3–83.8 ms)" in one  # one side measured: 95 %
+    assert "ours 81.2 ms (median of n = 12 runs; 97.5% CI 79.2–84.8 ms)" in one  # against a measured bar: 97.5 %
+    formula = (example_site / "_files/evidence/sample/tools/serving-compare.json.html").read_text()
+    assert re.search(r"ours 0.75x, computed as fak / sglang with fak = [\d,.]+ tok/s, sglang = [\d,.]+ tokens/s from "
+                     r"this file", formula), formula[formula.find("Cited by"):][:400]
+
+
+def test_a_table_column_reads_at_one_precision(example_site):
+    """Issue 45: our values in the index's table at three significant figures, trailing zeros kept (0.750x beside
+    4.10x, never 0.75x beside 4.1x); a typed bar as its source gave it (3x, not 3.00x)."""
+    page = (example_site / "index.html").read_text()
+    ours = re.findall(r'<td class="num" data-label="fak"><a class="value"[^>]*>([^<]+)</a>', page)
+    assert "0.750x" in ours and "4.10x" in ours and "33.8 ms" in ours and "1,840 tok/s" in ours, ours
+    assert all(len(re.sub(r"[^\d]", "", v.split()[0].rstrip("x")).lstrip("0")) >= 3 for v in ours), ours
+    bars = re.findall(r'<a class="value bar-value"[^>]*>([^<]+)</a>', page)
+    assert "3x" in bars and "0.4 $/1M tokens" in bars, bars
 
 
 def test_every_local_link_resolves(example_site):

@@ -8,6 +8,7 @@ import math
 from . import units
 from .compare import Comparison
 from .numfmt import fmt_number, fmt_percent, glue
+from .shares import less
 
 MULTIPLE_FROM = 2.0  # a gap of this many times or more is said as a multiple, a smaller one as a percentage
 
@@ -50,10 +51,27 @@ def _not_a_ratio(c: Comparison, bar: str) -> str | None:
         if points == 0:
             return "at the bar"
         size = f"{abs(points):.3g}"
-        return f"{size} point{'' if size == '1' else 's'} {'above' if points > 0 else 'below'}{bar}"
+        side = "above" if points > 0 else "below"
+        return f"{size} point{'' if size == '1' else 's'} {side}{bar}{_judged_multiple(c)}"
     if c.zero_bar:
         return "at the bar of 0" if c.margin == 0 else f"{'better' if c.margin > 0 else 'worse'} than the bar of 0"
     return "at the bar" if c.margin == 0 else None
+
+
+def _judged_multiple(c: Comparison) -> str:
+    """The multiple of the side a share's verdict judges ('; 5.9× the bar's distance from 100%' for 94.1 % against
+    99 %, the error rate the verdict compares; '; 3× the bar' for 12 % against 4 %): '' where a side is 0 (no
+    multiple) or the multiple reads 1×."""
+    if c.judged_bar is None or c.judged_bar <= 0:
+        return ""
+    complement = c.judged == "complement"
+    ours = less(c.value) if complement else c.value
+    if ours <= 0:
+        return ""
+    many = fmt_number(ours / c.judged_bar)
+    if many == "1":
+        return ""
+    return f"; {many}× the bar's distance from 100%" if complement else f"; {many}× the bar"
 
 
 def _speed(c: Comparison) -> bool:
@@ -95,7 +113,7 @@ def gap_q(c: Comparison) -> float | None:
         return 0.0
     ours, bar = c.value, c.bar
     if units.is_percent(c.unit) and c.judged_bar is not None:  # a share: its judged side
-        ours, bar = (100.0 - c.value if c.judged == "complement" else c.value), c.judged_bar
+        ours, bar = (less(c.value) if c.judged == "complement" else c.value), c.judged_bar
     if ours > 0 and bar > 0:
         size = abs(math.log2(ours / bar))
     elif bar != 0 and abs(c.margin) < 1 and not units.is_percent(c.unit):  # said as a percentage of the bar

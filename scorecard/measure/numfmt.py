@@ -9,20 +9,22 @@ from .units import parse, readable, spelled
 SIGNIFICANT = 3
 
 
-def fmt_number(value: float, sig: int = SIGNIFICANT) -> str:
-    """1,840 · 33.8 · 0.00031 · 7.4 · 81.2: sig significant figures, but never fewer than the whole digits."""
+def fmt_number(value: float, sig: int = SIGNIFICANT, fixed: bool = False) -> str:
+    """1,840 · 33.8 · 0.00031 · 7.4 · 81.2: sig significant figures, but never fewer than the whole digits; fixed keeps
+    the trailing zeros (7.40, 0.000310), for a column whose numbers share one precision."""
+    trim = (lambda text: text) if fixed else _trim
     if value == 0 or not math.isfinite(value):
         return "0" if value == 0 else str(value)
     magnitude = abs(value)
     if magnitude >= 1e15 or magnitude < 1e-6:
         mantissa, _, exp = f"{value:.{sig - 1}e}".partition("e")
-        return f"{_trim(mantissa)}e{int(exp)}"
+        return f"{trim(mantissa)}e{int(exp)}"
     decimals = sig - 1 - math.floor(math.log10(magnitude))
     if decimals <= 0:
         return f"{round(value):,}"
-    text = _trim(f"{value:.{decimals}f}")
-    if text in ("0", "-0"):  # rounding can reach zero only for tiny values; keep one figure
-        text = _trim(f"{value:.{decimals + sig}f}")
+    text = trim(f"{value:.{decimals}f}")
+    if float(text) == 0:  # rounding can reach zero only for tiny values; keep one figure
+        text = trim(f"{value:.{decimals + sig}f}")
     whole, dot, frac = text.partition(".")
     if abs(int(whole or "0")) >= 1000:
         whole = f"{int(whole):,}"
@@ -45,12 +47,12 @@ def scaled(value: float, unit: str | None) -> tuple[float, str]:
     return readable(value, parse(unit))
 
 
-def fmt_value(value: float, unit: str | None, sig: int = SIGNIFICANT) -> str:
-    """A number with its unit, scaled for reading: 81.2 ms, 0.75x, 1,840 req/s, 12%."""
+def fmt_value(value: float, unit: str | None, sig: int = SIGNIFICANT, fixed: bool = False) -> str:
+    """A number with its unit, scaled for reading: 81.2 ms, 0.75x, 1,840 req/s, 12% (fixed: 0.750x, fmt_number)."""
     if not unit:
-        return fmt_number(value, sig)
+        return fmt_number(value, sig, fixed)
     shown, text = scaled(value, unit)
-    return f"{fmt_number(shown, sig)}{glue(text)}{text}"
+    return f"{fmt_number(shown, sig, fixed)}{glue(text)}{text}"
 
 
 def fmt_range(low: float, high: float, unit: str | None, like: float | None = None) -> str:

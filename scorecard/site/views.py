@@ -74,9 +74,10 @@ def shown_unit(d: ResolvedDimension) -> str | None:
     return for_bar if for_bar == for_ours and for_bar else units.spelled(c.unit)
 
 
-def _in_shown(value: float, unit: str, shown: str) -> str:
+def _in_shown(value: float, unit: str, shown: str, fixed: bool = False) -> str:
     converted = in_unit(value, unit, shown)
-    return fmt_value(value, unit) if converted is None else f"{fmt_number(converted)}{glue(shown)}{shown}"
+    return fmt_value(value, unit, fixed=fixed) if converted is None else \
+        f"{fmt_number(converted, fixed=fixed)}{glue(shown)}{shown}"
 
 
 def _range(d: ResolvedDimension, low: float, high: float, unit: str, like: float) -> str:
@@ -87,11 +88,12 @@ def _range(d: ResolvedDimension, low: float, high: float, unit: str, like: float
     return f"{fmt_number(lo)}–{fmt_number(hi)}{glue(shown)}{shown}"
 
 
-def measured_text(d: ResolvedDimension) -> str:
-    """The claimed value as a reader wants it: 81.2 ms (in the unit its bar is shown in, where it has one)."""
+def measured_text(d: ResolvedDimension, fixed: bool = False) -> str:
+    """The claimed value as a reader wants it: 81.2 ms (in the unit its bar is shown in, where it has one); fixed: at
+    a table column's one precision, trailing zeros kept (0.750x)."""
     m = _measurement(d)
     shown = shown_unit(d)
-    return fmt_value(m.value, m.unit) if shown is None else _in_shown(m.value, m.unit, shown)
+    return fmt_value(m.value, m.unit, fixed=fixed) if shown is None else _in_shown(m.value, m.unit, shown, fixed)
 
 
 def exact_text(d: ResolvedDimension) -> str:
@@ -100,15 +102,17 @@ def exact_text(d: ResolvedDimension) -> str:
     return fmt_exact(m.value, m.unit, shown_unit(d))
 
 
-def bar_text(d: ResolvedDimension) -> str:
+def bar_text(d: ResolvedDimension, fixed: bool = False) -> str:
     """The bar's number (typed, or read from sota.result), in the unit the dimension's value is shown in (or scaled
-    for reading on its own)."""
+    for reading on its own); fixed as measured_text's for a bar we read from an artifact, while a typed bar keeps its
+    source's figures (3 never reads 3.00: no more precision than the source gave)."""
     bar = d.record.bar_of
     if bar.value is None:
         return ""
+    fixed = fixed and bar.measured is not None
     shown = shown_unit(d)
-    return fmt_value(bar.value, bar.unit) if shown is None or bar.unit is None else \
-        _in_shown(bar.value, bar.unit, shown)
+    return fmt_value(bar.value, bar.unit, fixed=fixed) if shown is None or bar.unit is None else \
+        _in_shown(bar.value, bar.unit, shown, fixed)
 
 
 def bar_kind(d: ResolvedDimension, short: bool = False) -> str:
@@ -349,7 +353,8 @@ def computed_from(d: ResolvedDimension, rel: str) -> list[dict[str, str]]:
     m = d.measured
     if m is not None and any(src.evidence == rel for src in m.sources):
         detail = measured_detail(d)
-        how = f", computed as {m.measurement.expr}" if m.measurement.expr else ""
+        read = ", ".join(f"{src.name} = {fmt_value(src.value, src.unit)}" for src in m.sources if src.evidence == rel)
+        how = f", computed as {m.measurement.expr} with {read} from this file" if m.measurement.expr else ""
         out.append({"side": "ours", "text": measured_text(d) + (f" ({detail})" if detail else "") + how})
     bar = d.record.bar_of.measured
     if bar is not None and any(src.evidence == rel for src in bar.sources):
