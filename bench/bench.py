@@ -352,6 +352,9 @@ def size_benchmark(work: Path, n: int, runs: int, peers: Path | None, skip: set[
     With shapes, the ledger's measured records take the example ledger's shapes (make_ledger.py
     --example-shapes: runs in hyperfine's format, placeholders, a formula, a reproduced bar).
     """
+    if shapes:  # its own folders (ledger, sites, peers)
+        work = work / "shapes"
+        work.mkdir(exist_ok=True)
     ledger = work / f"ledger-{n}"
     make_ledger.make(n, ledger, shapes=shapes)
     cmds: dict[str, list[str] | tuple] = {

@@ -112,6 +112,25 @@ def test_validate_loads_nothing_it_does_not_need(base_ledger):
     assert loaded & heavy == set()
 
 
+def test_a_build_pays_only_for_the_forms_its_ledger_uses(base_ledger, tmp_path):
+    """Issue 46: a build of a ledger of plain pointers imports no JSONPath, formula, history walk, review or
+    sandbox code (a ledger without templates of its own renders with the built-in theme, unsandboxed)."""
+    code = ("import sys\nfrom scorecard.cli.commands import main\ntry:\n"
+            "    main(['build', '--no-cache', '--root', sys.argv[1], '--out', sys.argv[2]])\n"
+            "except SystemExit as e:\n    assert e.code == 0, e.code\n"
+            "print(' '.join(sorted(m for m in sys.modules)))")
+    proc = subprocess.run([sys.executable, "-c", code, str(base_ledger), str(tmp_path / "site")], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(proc.stdout.split())
+    assert "scorecard.site.render" in loaded and "jinja2" in loaded  # the probe itself works
+    unused = {"scorecard.measure.jsonquery", "jsonpath_rfc9535", "scorecard.measure.expr", "scorecard.measure.formula",
+              "scorecard.measure.algebra", "scorecard.ledger.versions", "scorecard.history.walk",
+              "scorecard.site.sandbox", "jinja2.sandbox", "scorecard.cli.review", "scorecard.cli.diff",
+              "scorecard.cli.serve"}
+    assert loaded & unused == set()
+
+
 def test_strict_build_says_warnings_fail_it(base_ledger, tmp_path):
     settings = base_ledger / "scorecard.yaml"
     settings.write_text(settings.read_text() + "require_review: true\n")

@@ -34,7 +34,7 @@ def validate(root: str | None, fmt: str, strict: bool, no_cache: bool) -> None:
     from . import pipeline, report
 
     ledger_root = _root(root)
-    result, _ = pipeline.validate(ledger_root, warm=not no_cache)
+    result, _ = pipeline.validate(ledger_root, warm=not no_cache, findings_only=True)
     prefix = _cwd_prefix(ledger_root, fmt in ("github", "sarif"))
     click.echo(report.render(fmt, result.findings, result.dimension_count, style=click.style, prefix=prefix,
                              version=__version__), nl=False)

@@ -17,6 +17,7 @@ from ..measure import budget
 from ..ledger.aged import AGED, by_time_alone  # noqa: F401 - AGED: re-exported for the tests
 from ..ledger.cache import ParsedFiles, RenderedPages, ledger_folder, open_ledger_folder
 from ..ledger.check import check, check_one
+from ..ledger.checkmemo import CheckMemo
 from ..ledger.load import ParseCache, read_document, stream_ledger
 from ..ledger.records import CheckResult
 from ..ledger.stamps import explain_records, explain_suspects
@@ -35,14 +36,17 @@ def place_of(where: Path | LedgerPlace) -> LedgerPlace:
     return where if isinstance(where, LedgerPlace) else LedgerPlace.at(where)
 
 
-def validate(where: Path | LedgerPlace, cache: ParseCache | None = None,
-             warm: bool = False) -> tuple[CheckResult, ArtifactStore]:
+def validate(where: Path | LedgerPlace, cache: ParseCache | None = None, warm: bool = False,
+             findings_only: bool = False) -> tuple[CheckResult, ArtifactStore]:
     """Load and check the ledger at a root (or a place made for the run), and name what changed in suspect claims.
 
     cache: serve's parsed files, kept across rebuilds; else, with warm, the warm cache's (ledger/cache.py).
+    findings_only (the validate command, with warm): records whose clean check still holds are not checked again
+    (ledger/checkmemo.py), so the records carry no measurement for a site.
     """
     place = place_of(where)
     budget.reset_run()  # every path: query of this run shares one budget
+    known = folder = None
     if warm:  # parsed files are kept from the second run on this machine: a one-off run pays nothing
         known = ledger_folder(place)
         folder = open_ledger_folder(place)  # marks the ledger as seen (and used: see cache.evict)
@@ -51,7 +55,12 @@ def validate(where: Path | LedgerPlace, cache: ParseCache | None = None,
     loaded = stream_ledger(place, cache)  # checked category by category while the rest is parsed
     store = ArtifactStore(place)
     keep = cache is not None and cache.shares_documents
-    return explain_suspects(check(loaded, store, keep_marks=keep)), store
+    memo = CheckMemo(folder / "checked.bin", loaded.settings.digest if loaded.settings else "", place.today) \
+        if findings_only and known is not None and folder is not None else None
+    result = check(loaded, store, keep_marks=keep, memo=memo)
+    if memo is not None:
+        memo.save()
+    return explain_suspects(result), store
 
 
 @dataclass(slots=True)

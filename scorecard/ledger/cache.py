@@ -1,8 +1,8 @@
 """The warm cache: what one build parsed and rendered, kept for the next build of the same ledger.
 
-Two stores, both in the user's own cache folder (paths.user_cache_dir: absolute, a real folder
-owned by the user, writable by no one else), one folder per ledger root, removed when the ledger
-has not been built or validated for 30 days:
+Two stores (and checkmemo.py's clean checks, checked.bin), all in the user's own cache folder
+(paths.user_cache_dir: absolute, a real folder owned by the user, writable by no one else), one
+folder per ledger root, removed when the ledger has not been built or validated for 30 days:
 
 - ``parsed.bin``: every file's parse (its data, line marks and YAML findings) by its path and
   content digest. A file whose bytes did not change is not parsed again.

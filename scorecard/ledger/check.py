@@ -23,14 +23,17 @@ from .model import Category, Dimension, Record, Settings
 from .records import CategoryRecord, CheckResult, DimensionRecord, Ledger
 from ..core.statuses import display_key
 from . import rules
+from .checkmemo import CheckMemo
 
-def check(loaded: LoadedLedger, store: ArtifactStore, keep_marks: bool = False) -> CheckResult:
+def check(loaded: LoadedLedger, store: ArtifactStore, keep_marks: bool = False,
+          memo: CheckMemo | None = None) -> CheckResult:
     """Run every rule over the loaded ledger, reckoning from its place's date; findings come back sorted.
 
     A record's raw data and line marks are needed only while its own rules run; unless
     keep_marks (serve reuses parsed files), they are dropped then, to bound a large ledger's memory.
     The categories may be streamed (load.stream_ledger): each is checked as soon as its files are
-    parsed, and load's findings are taken once all are.
+    parsed, and load's findings are taken once all are. With a memo (validate's, checkmemo.py), a record whose
+    clean check still holds is not checked again.
     """
     findings: list[Finding] = []
     today = loaded.place.today
@@ -59,7 +62,9 @@ def check(loaded: LoadedLedger, store: ArtifactStore, keep_marks: bool = False) 
             model = _validate(doc, Dimension, findings)
             if model is None:
                 continue
-            record = _checked(DimensionRecord(dim_id, cat.slug, doc, model), settings, store, today, findings)
+            record = DimensionRecord(dim_id, cat.slug, doc, model)
+            record = memo.check(record, settings, store, today, findings) if memo is not None else \
+                _checked(record, settings, store, today, findings)
             if not keep_marks:  # the model holds everything later stages read
                 doc.marks = doc.key_marks = {}
                 doc.data = None
@@ -74,7 +79,8 @@ def check(loaded: LoadedLedger, store: ArtifactStore, keep_marks: bool = False) 
     findings.extend(rules.check_artifacts(store))
     categories.sort(key=lambda c: display_key(c.model.order, c.slug))
     findings.sort(key=Finding.sort_key)
-    return CheckResult(Ledger(loaded.place, settings, categories), findings, count)
+    return CheckResult(Ledger(loaded.place, settings, categories), findings, count,
+                       memo.reused if memo is not None else 0)
 
 
 MAX_TOLERANCE = 0.2  # the widest parity_tolerance (FORMAT.md "The verdict")

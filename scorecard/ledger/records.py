@@ -84,6 +84,7 @@ class CheckResult:
     ledger: Ledger
     findings: list[Finding]
     dimension_count: int
+    reused: int = 0  # records whose clean check held, not checked again (validate's memo, ledger/checkmemo.py)
 
     @property
     def errors(self) -> list[Finding]:

@@ -1,0 +1,150 @@
+"""Clean checks kept for the next validate (issue 46: the pre-commit hook's case, where one record changed).
+
+A dimension's rules read its record, the settings, the day and, through the artifact store, files: the artifacts
+and trace targets it cites (their bytes, their kind, the date git last changed them). Each dimension is checked
+through a recording store that notes every question asked of the store and its answer, in order. A dimension whose
+rules found nothing is kept under a key of its record's bytes, its category, the settings' bytes and the day (the
+cache file itself is keyed by the code). On the next validate, a record under a kept key is not checked again when
+every recorded question, asked again of this run's store in the same order, gives the same answer; the store is
+then left as the check would have left it (the same artifacts read, the same spellings located, the same share of
+the path queries' budget spent), so what the other records and the artifact warnings see does not change. A
+dimension with a finding of any kind, a suspect review, or a changed answer is checked as usual.
+
+The promise (tests/test_checkmemo.py): validate with the memo gives exactly the findings validate without it gives,
+whatever changed in any file between the two runs. Only `validate` uses it, since it reports findings alone: a
+record taken from here carries no measurement for the site.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..core.paths import PathProblem
+from ..measure import budget
+from ..measure.evidence import Artifact, ArtifactStore
+from .cache import read_entry, write_entry
+from .rules import check_dimension
+
+if TYPE_CHECKING:
+    from ..core.findings import Finding
+    from .model import Settings
+    from .records import DimensionRecord
+
+Answer = tuple  # what a question to the store gave, as plain data (marshal-able)
+
+
+def _problem(exc: PathProblem) -> Answer:
+    return "problem", exc.code, exc.message
+
+
+def _artifact(art: Artifact) -> Answer:
+    raw = art.raw if isinstance(art.raw, bytes) else b""
+    return "artifact", hashlib.blake2b(raw, digest_size=16).hexdigest(), art.raw is None, art.error or ""
+
+
+def ask(store: ArtifactStore, op: str, rel: str) -> tuple[Answer, object]:
+    """(the answer as data, what the store gave: a value or the PathProblem it raised) to one question."""
+    try:
+        if op == "get":
+            art = store.get(rel)
+            return _artifact(art), art
+        if op == "locate":
+            path, kind = store.locate(rel)
+            return ("kind", kind), (path, kind)
+        if op == "raw":
+            data = store.raw(rel)
+            return ("bytes", hashlib.blake2b(data, digest_size=16).hexdigest()), data
+        when = store.git_date(rel)
+        return ("date", when.isoformat() if when is not None else None), when
+    except PathProblem as exc:
+        return _problem(exc), exc
+
+
+class Recording(ArtifactStore):
+    """The run's store, as one dimension's rules see it: every question passed on and noted with its answer. Its
+    `sides` are the dimension's own, so that no answer reaches it unrecorded through another record's check."""
+
+    def __init__(self, store: ArtifactStore):  # not ArtifactStore.__init__: every read goes to store
+        self.store = store
+        self.place = store.place
+        self.sides = {}
+        self.asked: list[tuple[str, str, Answer]] = []
+
+    def _ask(self, op: str, rel: str) -> object:
+        answer, given = ask(self.store, op, rel)
+        self.asked.append((op, rel, answer))
+        if isinstance(given, PathProblem):
+            raise given
+        return given
+
+    def get(self, rel: str) -> Artifact:
+        return self._ask("get", rel)  # type: ignore[return-value]
+
+    def locate(self, rel: str) -> tuple[Path, str]:
+        return self._ask("locate", rel)  # type: ignore[return-value]
+
+    def raw(self, rel: str) -> bytes:
+        return self._ask("raw", rel)  # type: ignore[return-value]
+
+    def git_date(self, rel: str) -> date | None:
+        return self._ask("git_date", rel)  # type: ignore[return-value]
+
+    def loaded(self) -> dict[str, Artifact]:
+        raise AssertionError("a dimension's rules never list the run's artifacts")
+
+
+class CheckMemo:
+    """The clean checks of the last validate, in the ledger's cache folder (checked.bin)."""
+
+    def __init__(self, path: Path, settings_digest: str, today: date):
+        self.path = path
+        self.context = f"{settings_digest}\0{today.isoformat()}"
+        kept = read_entry(path)
+        self.kept: dict[str, tuple] = kept if isinstance(kept, dict) else {}
+        self.used: dict[str, tuple] = {}
+        self.reused = 0
+
+    def key(self, rec: DimensionRecord) -> str:
+        text = f"{self.context}\0{rec.category}\0{rec.doc.file}\0{rec.doc.digest}"
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+    def check(self, rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
+              findings: list[Finding]) -> DimensionRecord:
+        """rec checked by its rules (findings appended), or passed as it is when its clean check still holds."""
+        key = self.key(rec)
+        kept = self.kept.get(key)
+        if rec.doc.digest and kept is not None and _holds(store, kept):
+            self.used[key] = kept
+            self.reused += 1
+            return rec
+        recording = Recording(store)
+        before, work, seconds = len(findings), budget.spent["work"], budget.spent["seconds"]
+        checked = check_dimension(rec, settings, recording, today, findings)
+        suspect = checked.review is not None and checked.review.state == "suspect"
+        if rec.doc.digest and len(findings) == before and not suspect:
+            self.used[key] = (tuple(recording.asked), budget.spent["work"] - work,
+                              budget.spent["seconds"] - seconds)
+        return checked
+
+    def save(self) -> None:
+        """Keep this run's clean checks (and only those), if they changed."""
+        if self.used.keys() != self.kept.keys():
+            write_entry(self.path, self.used)
+
+
+def _holds(store: ArtifactStore, kept: tuple) -> bool:
+    """Whether every question a clean check asked gets the same answer now (asked of store, in order, as the
+    check would ask them); then that check's share of the path queries' budget is spent again."""
+    try:
+        asked, work, seconds = kept
+        for op, rel, answer in asked:
+            if ask(store, op, rel)[0] != answer:
+                return False
+    except (TypeError, ValueError):  # an entry of another shape: not a hit
+        return False
+    budget.spent["work"] += work
+    budget.spent["seconds"] += seconds
+    return True
