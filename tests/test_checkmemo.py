@@ -246,3 +246,30 @@ def test_a_date_from_git_is_asked_again(tmp_path):
     git(root, "commit", "-q", "--amend", "--no-edit", "--date", "@1767225600", when=1767225600 + 20 * 86400)
     got, want = warm(root, later), cold(root, later)  # the same bytes, an older commit: stale once more
     assert got.findings == want.findings and any(f.code == "SC310" for f in want.findings)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(STEP, min_size=1, max_size=3))
+def test_a_warm_build_gives_the_site_a_cold_build_gives(tmp_path_factory, steps):
+    """A build keeps and reuses clean checks too, working out only what the site reads of a kept record: its
+    outcome, findings and every byte of its site are a cold build's."""
+    base = tmp_path_factory.mktemp("memo-build")
+    os.environ["XDG_CACHE_HOME"] = str(base / "xdg")
+    outside = base / "outside.json"
+    outside.write_text('{"secret": 1}')
+    root = example_copy(base / "ledger")
+    git(root, "init", "-q")
+    commit(root, "start", 1)
+    for _ in range(3):  # seen, kept, reused
+        assert not pipeline.build(LedgerPlace.at(root, today=TODAY), base / "site", warm=True).refused
+    for n, (op, pick, factor, today) in enumerate(steps):
+        mutate(root, op, pick, factor, outside)
+        got = pipeline.build(LedgerPlace.at(root, today=today), base / "site", warm=True)
+        want = pipeline.build(LedgerPlace.at(root, today=today), base / f"cold-{n}")
+        assert (got.refused, got.checked.findings) == (want.refused, want.checked.findings), (op, pick, factor)
+        if not want.refused:
+            assert _files(base / "site") == _files(base / f"cold-{n}"), (op, pick, factor, today)
+
+
+def _files(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}

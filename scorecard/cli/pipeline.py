@@ -41,8 +41,8 @@ def validate(where: Path | LedgerPlace, cache: ParseCache | None = None, warm: b
     """Load and check the ledger at a root (or a place made for the run), and name what changed in suspect claims.
 
     cache: serve's parsed files, kept across rebuilds; else, with warm, the warm cache's (ledger/cache.py).
-    findings_only (the validate command, with warm): records whose clean check still holds are not checked again
-    (ledger/checkmemo.py), so the records carry no measurement for a site.
+    With warm, a record whose clean check still holds is not checked again (ledger/checkmemo.py); with
+    findings_only (the validate command), such a record carries no measurement for a site.
     """
     place = place_of(where)
     budget.reset_run()  # every path: query of this run shares one budget
@@ -55,8 +55,9 @@ def validate(where: Path | LedgerPlace, cache: ParseCache | None = None, warm: b
     loaded = stream_ledger(place, cache)  # checked category by category while the rest is parsed
     store = ArtifactStore(place)
     keep = cache is not None and cache.shares_documents
-    memo = CheckMemo(folder / "checked.bin", loaded.settings.digest if loaded.settings else "", place.today) \
-        if findings_only and known is not None and folder is not None else None
+    memo = CheckMemo(folder / "checked.bin", loaded.settings.digest if loaded.settings else "", place.today,
+                     records=not findings_only) if cache is not None and not keep and known is not None and \
+        folder is not None else None  # not serve's (keep): its fast path checks records one by one
     result = check(loaded, store, keep_marks=keep, memo=memo)
     if memo is not None:
         memo.save()

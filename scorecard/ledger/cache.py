@@ -265,10 +265,13 @@ def _key_table() -> dict:
 
 
 def key_bytes(value: object) -> bytes:
-    """value pickled for a cache key, the same bytes in every process for equal values (never unpickled)."""
+    """value pickled for a cache key, the same bytes in every process for equal values (never unpickled): without
+    pickle's memo (fast), so that two equal values give the same bytes whichever of their parts are one object
+    (a record checked afresh and one taken from validate's memo share their strings differently)."""
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=5)
     pickler.dispatch_table = _key_table()
+    pickler.fast = True
     pickler.dump(value)
     return buffer.getvalue()
 

@@ -10,9 +10,10 @@ then left as the check would have left it (the same artifacts read, the same spe
 the path queries' budget spent), so what the other records and the artifact warnings see does not change. A
 dimension with a finding of any kind, a suspect review, or a changed answer is checked as usual.
 
-The promise (tests/test_checkmemo.py): validate with the memo gives exactly the findings validate without it gives,
-whatever changed in any file between the two runs. Only `validate` uses it, since it reports findings alone: a
-record taken from here carries no measurement for the site.
+The promise (tests/test_checkmemo.py): validate and build with the memo give exactly the findings (and a build the
+bytes) they give without it, whatever changed in any file between two runs. `validate` passes a kept record on as
+it is (it reports findings alone); a build still works out what the site reads of it (its measurement, its bar,
+its evidence's date, its review), skipping only the rules that could add findings.
 """
 
 from __future__ import annotations
@@ -99,8 +100,9 @@ class Recording(ArtifactStore):
 class CheckMemo:
     """The clean checks of the last validate, in the ledger's cache folder (checked.bin)."""
 
-    def __init__(self, path: Path, settings_digest: str, today: date):
+    def __init__(self, path: Path, settings_digest: str, today: date, records: bool = False):
         self.path = path
+        self.records = records  # a build's: a clean check that holds still works out what the site reads
         self.context = f"{settings_digest}\0{today.isoformat()}"
         kept = read_entry(path)
         self.kept: dict[str, tuple] = kept if isinstance(kept, dict) else {}
@@ -113,13 +115,14 @@ class CheckMemo:
 
     def check(self, rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
               findings: list[Finding]) -> DimensionRecord:
-        """rec checked by its rules (findings appended), or passed as it is when its clean check still holds."""
+        """rec checked by its rules (findings appended), or, when its clean check still holds, passed as it is
+        (validate's), or with only what the site reads worked out (a build's: rules.check_dimension known_clean)."""
         key = self.key(rec)
         kept = self.kept.get(key)
         if rec.doc.digest and kept is not None and _holds(store, kept):
             self.used[key] = kept
             self.reused += 1
-            return rec
+            return check_dimension(rec, settings, store, today, findings, known_clean=True) if self.records else rec
         recording = Recording(store)
         before, work, seconds = len(findings), budget.spent["work"], budget.spent["seconds"]
         checked = check_dimension(rec, settings, recording, today, findings)

@@ -22,10 +22,12 @@ from .placeholders import ARTIFACT_NOTE
 
 
 def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
-                    findings: list[Finding]) -> DimensionRecord:
+                    findings: list[Finding], known_clean: bool = False) -> DimensionRecord:
     """Every cross-file rule for one schema-valid dimension; the record with its measurement (read once, here, for
-    every later stage) and its review, when it carries a stamp."""
-    measurement, bar, review, dated = _check_rules(rec, settings, store, today, findings)
+    every later stage) and its review, when it carries a stamp. known_clean (a clean check that still holds,
+    checkmemo.py): only what later stages read is worked out (the measurement, the bar, the evidence's date, the
+    review), not the rules that could only add findings."""
+    measurement, bar, review, dated = _check_rules(rec, settings, store, today, findings, known_clean)
     if measurement is None and review is None and bar is None:
         return rec
     return replace(rec, measurement=measurement, review=review, bar=bar, evidence_dated=dated,
@@ -33,10 +35,29 @@ def check_dimension(rec: DimensionRecord, settings: Settings, store: ArtifactSto
 
 
 def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
-                 findings: list[Finding]) -> tuple[Measurement | None, Measurement | None, Review | None,
-                                                   tuple | None]:
-    dim, doc = rec.model, rec.doc
+                 findings: list[Finding], known_clean: bool = False) -> tuple[Measurement | None, Measurement | None,
+                                                                          Review | None, tuple | None]:
+    dim = rec.model
     before = len(findings)
+    measured = dim.status in MEASURED
+    ours = measured and dim.result is not None
+    if known_clean:
+        value, bar = bars.read_both(rec, store, findings, ours)
+    else:
+        value, bar = _check_findings(rec, settings, store, today, findings)
+    dated = None
+    if measured and dim.result is not None and value is not None and settings.stale_evidence_after_months:
+        dated = _check_evidence_age(rec, settings, store, today, findings)
+    if not any(f.severity == "error" for f in findings[before:]) and (value is not None or not measured):
+        return value, bar, _check_review(rec, settings, store, findings), dated
+    return value, bar, None, dated
+
+
+def _check_findings(rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
+                    findings: list[Finding]) -> tuple[Measurement | None, Measurement | None]:
+    """The rules before the evidence's age and the review, in the order they ask the store: (our measurement, the
+    bar's from sota.result)."""
+    dim, doc = rec.model, rec.doc
     measured = dim.status in MEASURED
     if measured and dim.result is None:
         findings.append(finding("SC301", doc.file, doc.pos(("status",)),
@@ -73,12 +94,7 @@ def _check_rules(rec: DimensionRecord, settings: Settings, store: ArtifactStore,
         path = ("trace", i) if isinstance(entry, str) else ("trace", i, "path" if entry.path is not None else "url")
         _check_trace(rec, target, doc.pos(path), store, findings)
     _check_windows_names(rec, findings)
-    dated = None
-    if measured and dim.result is not None and value is not None and settings.stale_evidence_after_months:
-        dated = _check_evidence_age(rec, settings, store, today, findings)
-    if not any(f.severity == "error" for f in findings[before:]) and (value is not None or not measured):
-        return value, bar, _check_review(rec, settings, store, findings), dated
-    return value, bar, None, dated
+    return value, bar
 
 
 def _check_windows_names(rec: DimensionRecord, findings: list[Finding]) -> None:
