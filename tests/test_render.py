@@ -234,3 +234,24 @@ def test_without_source_date_epoch_the_site_is_as_of_the_newest_date_in_the_data
     from datetime import date
 
     assert resolved.as_of == date(2026, 2, 1)
+
+
+def test_a_view_is_worked_out_once_per_dimension_object_and_forgotten_when_a_render_starts():
+    """Issue 46 (work once): the card, the category page and the index share one working-out of a dimension's
+    words; never one made for another object (even an equal one, or one that took its id), nor across renders."""
+    from scorecard.site.once import forget, once
+
+    calls = []
+
+    @once
+    def words(d, short=False):
+        calls.append((d, short))
+        return f"{d['v']}{'!' if short else ''}"
+
+    a, b = {"v": 1}, {"v": 1}
+    assert [words(a), words(a), words(a, short=True), words(a, short=True)] == ["1", "1", "1!", "1!"]
+    assert len(calls) == 2
+    assert words(b) == "1" and len(calls) == 3  # equal, but another object
+    a["v"] = 2  # a later build's dimension (serve): forgotten when its render starts
+    forget()
+    assert words(a) == "2" and len(calls) == 4

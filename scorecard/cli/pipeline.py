@@ -203,7 +203,9 @@ def _render_categories(state: BuildState, categories: list) -> dict[str, bytes]:
     """The category pages of a fast refresh; a ledger's own templates under the limits here too (a fault or a
     limit is raised, and the full rebuild that follows reports it)."""
     from ..site.limits import limited
+    from ..site.once import forget
 
+    forget()
     if state.site is None:
         from ..site.render import Site
 

@@ -15,6 +15,7 @@ from ..measure.units import is_percent
 from ..core.dates import utc, utc_date
 from ..core.statuses import STATUSES, value_word
 from ..measure.numfmt import fmt_number, fmt_value, glue, scaled
+from .once import once
 from .views import STATUS_LABELS, bar_text, measured_detail, measured_text, shown_unit, standing_text
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from .resolve import ResolvedDimension
 
 
+@once
 def bullet_chart(d: ResolvedDimension) -> dict | None:
     """Geometry of the result-against-bar chart (drawn by the macros template), or None.
 

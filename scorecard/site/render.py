@@ -41,6 +41,7 @@ from ..ledger.cache import key_bytes
 from ..core.paths import builtin_templates
 from .themes import LedgerTemplates, keep_location, template_cache
 from .jsonview import MAX_VIEW_BYTES, MAX_VIEW_LINES, cited_values, json_lines, json_or_none
+from .once import forget
 from .views import (STATUS_LABELS, bar_kind, bar_text, exact_text, category_badge_text, prose, prose_text, carried_as,
                     measured_detail, measured_text, review_counts, standing_text, status_marks, status_words,
                     computed_from, provenance_facts, bar_evidence)
@@ -206,6 +207,7 @@ class Site:
         """
         led = self.ledger
         yield ".nojekyll", b""
+        forget()  # what an earlier build's pages worked out (serve renders many builds)
         self.preload()
         parts = Spool()  # each category's part of data.json, kept on disk until all are made
         size = sum(len(c.dimensions) for c in led.categories)

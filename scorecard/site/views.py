@@ -21,6 +21,7 @@ from ..measure.numfmt import fmt_exact, fmt_number, fmt_percent, fmt_range, fmt_
 from ..measure.prose import MARKED, fill, split
 from ..core.paths import name_suffix
 from .markup import markdown_block, markdown_inline
+from .once import once
 from .resolve import ResolvedCategory, ResolvedDimension
 
 
@@ -60,6 +61,7 @@ def _measurement(d: ResolvedDimension) -> Measurement:
     return d.measured.measurement
 
 
+@once
 def shown_unit(d: ResolvedDimension) -> str | None:
     """The one unit a dimension's value and its bar are both shown in: display_unit as written, else the bar's unit,
     scaled for reading only where the scaling keeps them the same (0.0005 s and 0.0007 s read 500 µs and 700 µs;
@@ -88,6 +90,7 @@ def _range(d: ResolvedDimension, low: float, high: float, unit: str, like: float
     return f"{fmt_number(lo)}–{fmt_number(hi)}{glue(shown)}{shown}"
 
 
+@once
 def measured_text(d: ResolvedDimension, fixed: bool = False) -> str:
     """The claimed value as a reader wants it: 81.2 ms (in the unit its bar is shown in, where it has one); fixed: at
     a table column's one precision, trailing zeros kept (0.750x)."""
@@ -96,12 +99,14 @@ def measured_text(d: ResolvedDimension, fixed: bool = False) -> str:
     return fmt_value(m.value, m.unit, fixed=fixed) if shown is None else _in_shown(m.value, m.unit, shown, fixed)
 
 
+@once
 def exact_text(d: ResolvedDimension) -> str:
     """The claimed value with every digit, in the unit the page shows it in (fmt_exact)."""
     m = _measurement(d)
     return fmt_exact(m.value, m.unit, shown_unit(d))
 
 
+@once
 def bar_text(d: ResolvedDimension, fixed: bool = False) -> str:
     """The bar's number (typed, or read from sota.result), in the unit the dimension's value is shown in (or scaled
     for reading on its own); fixed as measured_text's for a bar we read from an artifact, while a typed bar keeps its
@@ -115,6 +120,7 @@ def bar_text(d: ResolvedDimension, fixed: bool = False) -> str:
         _in_shown(bar.value, bar.unit, shown, fixed)
 
 
+@once
 def bar_kind(d: ResolvedDimension, short: bool = False) -> str:
     """Where the bar comes from, in words (issue 45): 'claimed by its authors', 'measured by example.org', or
     'measured by us: median of 12 runs, 97.5% interval 118–124 ms' (the interval the verdict used; short: the words
@@ -147,6 +153,7 @@ def _modelled(d: ResolvedDimension) -> bool:
     return d.measured is not None and d.measured.simulated
 
 
+@once
 def measured_detail(d: ResolvedDimension) -> str:
     """What qualifies the value: '95% CI 29.9–30.4 ms, n = 10', 'median of n = 10 runs, range …', or ''."""
     m = _measurement(d)
@@ -233,6 +240,7 @@ def prose_text(d: ResolvedDimension, field: str) -> str:
     return fill(text, prose_values(d)) if "$" in text else text
 
 
+@once
 def prose(d: ResolvedDimension, field: str, block: bool = False) -> Markup:
     """d's claim or note (field) as HTML (inline, or with block as paragraphs): placeholders filled, Markdown
     rendered, a number quoted from elsewhere marked as such (its text shown as typed: no Markdown inside it)."""
@@ -266,6 +274,7 @@ def _escape_quoted(text: str) -> str:
                    "${" + p.name + "}" for p in pieces)
 
 
+@once
 def standing_text(d: ResolvedDimension) -> str:
     """Where the value stands, in the words of its status (the one the evidence gives): '37% ahead of the bar',
     '12.4× slower than the bar', 'level with the bar: within ±5% (2.4% behind)', 'not behind the bar by more than
