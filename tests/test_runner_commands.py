@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from scorecard.cli import diff, report
 from scorecard.cli.report import json_safe, runner_safe, terminal_safe
+from scorecard.cli.formats import FORMATS
 from scorecard.core.findings import Finding
 
 # Text a pull request controls: command markers, every kind of whitespace (Unicode included), newlines.
@@ -40,7 +41,7 @@ def finding(file: str, message: str, hint: str) -> Finding:
 @given(files=st.lists(TEXT, min_size=1, max_size=3), messages=st.lists(TEXT, min_size=3, max_size=3), hint=TEXT)
 def test_no_finding_text_forms_a_runner_command_in_any_format(files, messages, hint):
     found = [finding(f, m, hint) for f, m in zip(files, messages, strict=False)]
-    for fmt in report.FORMATS:
+    for fmt in FORMATS:
         out = report.render(fmt, found, 2)
         commands = runner_commands(out)
         if fmt == "github":

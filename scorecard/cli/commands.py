@@ -15,8 +15,7 @@ import click
 
 from .. import __version__
 from . import authoring  # noqa: F401 - registers init, new, review and schema on main
-from . import report
-from .report import FORMATS
+from .formats import FORMATS
 from ..core.statuses import STATUSES
 from .group import EXIT_FINDINGS, EXIT_USAGE, main, no_cache_option, root_option, strict_option
 from .group import echo as _echo
@@ -261,7 +260,7 @@ if __name__ == "__main__":  # pragma: no cover
 def export(root: str | None, fmt: str, categories: tuple[str, ...], statuses: tuple[str, ...], readme: Path | None,
            check: bool) -> None:
     """Print the scorecard as a Markdown table, or keep it current in a README's marked block."""
-    from . import pipeline, readme as block
+    from . import pipeline, readme as block, report
     from ..site import mdtable
     from ..site.resolve import resolve_ledger
 

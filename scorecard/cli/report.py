@@ -13,7 +13,6 @@ def json_safe(text: str) -> str:
     return runner_safe(UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text), json=True)
 
 
-FORMATS = ("text", "json", "github", "sarif", "markdown")
 MARKDOWN_LIMIT = 20  # findings listed in a job summary; the rest are counted
 
 
