@@ -255,3 +255,13 @@ def test_a_view_is_worked_out_once_per_dimension_object_and_forgotten_when_a_ren
     a["v"] = 2  # a later build's dimension (serve): forgotten when its render starts
     forget()
     assert words(a) == "2" and len(calls) == 4
+
+
+@given(st.text())
+def test_the_sitemaps_escape_is_xml_saxutils(text):
+    """exports escapes a sitemap's addresses as xml.sax.saxutils.escape does, without importing it (issue 46)."""
+    from xml.sax.saxutils import escape
+
+    from scorecard.site.exports import _xml_text
+
+    assert _xml_text(text) == escape(text)

@@ -20,6 +20,8 @@ def fmt_number(value: float, sig: int = SIGNIFICANT, fixed: bool = False) -> str
         mantissa, _, exp = f"{value:.{sig - 1}e}".partition("e")
         return f"{trim(mantissa)}e{int(exp)}"
     decimals = sig - 1 - math.floor(math.log10(magnitude))
+    if decimals > 0 and abs(float(f"{value:.{decimals}f}")) >= 10 ** (sig - decimals):
+        decimals -= 1  # rounding reached the next power of ten (0.99999 is 1.00, not 1.000)
     if decimals <= 0:
         return f"{round(value):,}"
     text = trim(f"{value:.{decimals}f}")
