@@ -273,3 +273,94 @@ def test_a_warm_build_gives_the_site_a_cold_build_gives(tmp_path_factory, steps)
 
 def _files(out: Path) -> dict[str, bytes]:
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+# --- found by the hostile pass ------------------------------------------------------------------------------------
+
+QUERIED = """title: {title}
+why: Because.
+sota: {{bar: The bar is 10 req/s., value: 10, unit: req/s, better: higher, source: https://example.org/a,
+       date: 2026-01}}
+status: leads
+claim: {claim} req/s
+result: {{evidence: {evidence}, path: "{path}", unit: req/s}}
+{extra}"""
+
+
+def _queried(root: Path, category: str, name: str, claim: str, evidence: str, path: str, extra: str = "") -> None:
+    folder = root / "claims" / category
+    if not folder.exists():
+        folder.mkdir()
+        (folder / "_category.yaml").write_text(f"title: {category}\n")
+    (folder / f"{name}.yaml").write_text(QUERIED.format(title=name, claim=claim, evidence=evidence, path=path,
+                                                        extra=extra))
+
+
+def _spent(root: Path) -> int:
+    from scorecard.measure import budget
+
+    cold(root)
+    return budget.run_spent()[1]
+
+
+def test_a_kept_record_whose_query_no_longer_fits_the_runs_budget_is_checked_again(tmp_path, monkeypatch):
+    """Records made to spend the run's query budget before a kept one: cold, its query is not run (SC311); warm
+    must say the same, not reuse it as clean."""
+    from scorecard.measure import budget
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    _queried(root, "zz", "a", "12", "evidence/run.json", "$.runs[?@.name == 'fast'].rps")
+    alone = _spent(root)
+    warm(root), warm(root)
+    assert warm(root).reused == 3  # alpha, beta and a, whose query fitted
+    (root / "evidence/big.json").write_text(json.dumps({"m": {f"k{i}": i for i in range(2000)}}))
+    for i in range(3):  # sorted before zz: their queries run first
+        _queried(root, "aa", f"b{i}", "1999", "evidence/big.json", "$.m[?@ == 1999]")
+    everything = _spent(root)
+    monkeypatch.setattr(budget, "RUN_WORK_BUDGET", everything - alone // 2)  # the b's fit, a's query does not
+    want = cold(root)
+    assert [f.code for f in want.findings if f.file == "claims/zz/a.yaml"] == ["SC311"]
+    assert warm(root).findings == want.findings
+
+
+def test_a_stamp_whose_query_the_budget_stopped_is_a_finding_never_a_silent_pass(tmp_path, monkeypatch):
+    """The review rule reads a path: query's value again for the fingerprint; stopped there by the run's budget,
+    it used to skip the stamp's check without a word (the hostile pass). Now it says the stamp cannot be checked."""
+    from scorecard.measure import budget
+
+    root = copy_ledger(LEDGERS / "base", tmp_path / "ledger")
+    _queried(root, "zz", "a", "12", "evidence/run.json", "$.runs[?@.name == 'fast'].rps",
+             "reviewed: fp1-0000000000000000\n")
+    assert "SC801" in [f.code for f in cold(root).findings]  # a wrong stamp, with budget to spare
+    once_ = _spent(root) // 2  # the reading query and the stamp's, the same work each
+    monkeypatch.setattr(budget, "RUN_WORK_BUDGET", once_ + once_ // 2)
+    found = [f for f in cold(root).findings if f.file == "claims/zz/a.yaml"]
+    assert [(f.code, f.line) for f in found] == [("SC311", 8)]
+    assert "reviewed: stamp cannot be checked" in found[0].message
+
+
+def test_the_codes_digest_covers_every_file_below_the_package(tmp_path):
+    """A rule changed in a sub-package (ledger/, measure/) must not read what the older code kept (the hostile pass:
+    only the package's top folder was hashed); bytecode caches aside."""
+    from scorecard.ledger.cache import code_digest, tree_digest
+
+    (tmp_path / "pkg/sub/__pycache__").mkdir(parents=True)
+    rule = tmp_path / "pkg/sub/rules.py"
+    rule.write_text("RULE = 1\n")
+    before = tree_digest(tmp_path / "pkg")
+    (tmp_path / "pkg/sub/__pycache__/rules.cpython-311.pyc").write_bytes(b"x")
+    assert tree_digest(tmp_path / "pkg") == before
+    rule.write_text("RULE = 2\n")
+    os.utime(rule, ns=(1, 1))
+    assert tree_digest(tmp_path / "pkg") != before
+    import scorecard
+    from scorecard.ledger import cache
+
+    walked: list[Path] = []
+    real = cache.tree_digest
+    cache.tree_digest = lambda folder: walked.append(Path(folder)) or real(folder)  # type: ignore[assignment]
+    try:
+        assert code_digest.__wrapped__() == code_digest()  # type: ignore[attr-defined]
+    finally:
+        cache.tree_digest = real
+    assert Path(scorecard.__file__).resolve().parent in walked  # the whole package, walked down

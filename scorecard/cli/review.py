@@ -17,6 +17,7 @@ from ..core.findings import UserError
 from .pipeline import validate
 from ..ledger.load import SETTINGS_FILE
 from ..ledger.stamps import fingerprint, inputs
+from ..measure.evidence import PointerError
 from ..ledger.stampwords import summary
 from ..core.paths import EditRefused
 from ..site.write import replace_files
@@ -214,8 +215,11 @@ def _stamps(root: Path, result: CheckResult, store, wanted: list[str], outcome: 
     edits: dict[Path, bytes] = {}
     for rec in (records[file] for file in wanted):
         # What the review rule covered, when the record is stamped; else computed now.
-        covered = rec.review.covered if rec.review is not None else \
-            inputs(rec.model, store.get, result.ledger.settings.parity_tolerance)
+        try:
+            covered = rec.review.covered if rec.review is not None else \
+                inputs(rec.model, store.get, result.ledger.settings.parity_tolerance)
+        except PointerError as exc:  # a query stopped by its budget: nothing to stamp
+            raise _Refusal(f"{rec.file}: {exc.message}") from None
         if covered is None:  # cannot happen without an error finding; refuse rather than stamp a guess
             raise _Refusal(f"{rec.file}: a value the claim cites cannot be read")
         stamp = fingerprint(covered)

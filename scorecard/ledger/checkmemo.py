@@ -7,7 +7,8 @@ rules found nothing is kept under a key of its record's bytes, its category, the
 cache file itself is keyed by the code). On the next validate, a record under a kept key is not checked again when
 every recorded question, asked again of this run's store in the same order, gives the same answer; the store is
 then left as the check would have left it (the same artifacts read, the same spellings located, the same share of
-the path queries' budget spent), so what the other records and the artifact warnings see does not change. A
+the path queries' budget spent), so what the other records and the artifact warnings see does not change. A record
+whose path queries would not fit in what is left of the run's budget is checked again (KEEP_QUERY_SECONDS). A
 dimension with a finding of any kind, a suspect review, or a changed answer is checked as usual.
 
 The promise (tests/test_checkmemo.py): validate and build with the memo give exactly the findings (and a build the
@@ -35,6 +36,11 @@ if TYPE_CHECKING:
     from .records import DimensionRecord
 
 Answer = tuple  # what a question to the store gave, as plain data (marshal-able)
+# A path query's time is the one answer that is not exact: a record is kept only where its queries took under a
+# quarter of one query's limit (jsonquery.TIME_BUDGET, 2 s), and reused only while the run has QUERY_MARGIN times
+# that left (the hostile pass: records made to spend the run's budget turned a kept record's query into SC311).
+KEEP_QUERY_SECONDS = 0.5
+QUERY_MARGIN = 4.0
 
 
 def _problem(exc: PathProblem) -> Answer:
@@ -127,9 +133,9 @@ class CheckMemo:
         before, work, seconds = len(findings), budget.spent["work"], budget.spent["seconds"]
         checked = check_dimension(rec, settings, recording, today, findings)
         suspect = checked.review is not None and checked.review.state == "suspect"
-        if rec.doc.digest and len(findings) == before and not suspect:
-            self.used[key] = (tuple(recording.asked), budget.spent["work"] - work,
-                              budget.spent["seconds"] - seconds)
+        took = budget.spent["seconds"] - seconds
+        if rec.doc.digest and len(findings) == before and not suspect and took <= KEEP_QUERY_SECONDS:
+            self.used[key] = (tuple(recording.asked), budget.spent["work"] - work, took)
         return checked
 
     def save(self) -> None:
@@ -140,9 +146,13 @@ class CheckMemo:
 
 def _holds(store: ArtifactStore, kept: tuple) -> bool:
     """Whether every question a clean check asked gets the same answer now (asked of store, in order, as the
-    check would ask them); then that check's share of the path queries' budget is spent again."""
+    check would ask them), and its path queries would run again within what is left of the run's budget (all of
+    their work, and QUERY_MARGIN times their time); then that share of the budget is spent again."""
     try:
         asked, work, seconds = kept
+        if work and (budget.spent["work"] + work >= budget.RUN_WORK_BUDGET or
+                     budget.spent["seconds"] + QUERY_MARGIN * seconds >= budget.RUN_TIME_BUDGET):
+            return False
         for op, rel, answer in asked:
             if ask(store, op, rel)[0] != answer:
                 return False

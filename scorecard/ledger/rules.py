@@ -145,7 +145,14 @@ def _check_review(rec: DimensionRecord, settings: Settings, store: ArtifactStore
                                     f"the measured claim '{rec.id}' has never been reviewed",
                                     f"check the claim against its evidence, then run `scorecard review {rec.id}`"))
         return None
-    covered = stamps.inputs(dim, store.get, settings.parity_tolerance)
+    try:
+        covered = stamps.inputs(dim, store.get, settings.parity_tolerance)
+    except PointerError as exc:  # a query the stamp covers was stopped by the budget: never a silent pass
+        findings.append(finding("SC311", doc.file, doc.pos(("reviewed",)),
+                                f"the reviewed: stamp cannot be checked: {exc.message}",
+                                "make the query cheaper (or the file it reads smaller), so that the run's queries "
+                                "stay within their budget"))
+        return None
     if covered is None:
         return None
     if stamps.matches(dim.reviewed, covered):

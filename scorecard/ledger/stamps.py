@@ -64,7 +64,8 @@ def _as_written(number: float) -> object:
 
 def inputs(model: Dimension, get: Callable[[str], Artifact],
            tolerance: float = DEFAULT_TOLERANCE) -> dict[str, object] | None:
-    """What the fingerprint covers, by label; None when a cited value cannot be read (the rules say why).
+    """What the fingerprint covers, by label; None when a cited value cannot be read (the rules say why). A query
+    stopped by its budget raises its PointerError (spent): the stamp then cannot be checked, and must say so.
 
     The typed bar (value, unit, better, stat, kind), each side's stated level, and for a parity claim the tolerance
     it is level within (the words it is shown with; a tolerance change that flips another verdict is an error, not
@@ -94,15 +95,25 @@ def inputs(model: Dimension, get: Callable[[str], Artifact],
         rel, _, fragment = target.partition("#")
         if fragment.startswith("/") and rel.endswith(".json"):
             cited.append((normalise(rel), "pointer", fragment))
+    return out if _read_cited(cited, get, out) else None
+
+
+def _read_cited(cited: list[tuple[str, str, str]], get: Callable[[str], Artifact], out: dict[str, object]) -> bool:
+    """Each cited value into out, by its file and selector; False where one cannot be read (a query stopped by its
+    budget raises: the stamp cannot be checked)."""
     for rel, kind, selector in cited:
         try:
             art = get(rel)
             if art.error:
-                return None
+                return False
             out[f"{rel}#{selector}"] = _norm(cited_value(art.data, kind, selector))
-        except (PointerError, PathProblem, OSError, ValueError, RecursionError):
-            return None
-    return out
+        except PointerError as exc:
+            if exc.spent:
+                raise
+            return False
+        except (PathProblem, OSError, ValueError, RecursionError):
+            return False
+    return True
 
 
 def _conditions(model: Dimension) -> dict[str, object]:
@@ -223,7 +234,10 @@ def _covered_at(read: Callable[[str], bytes | None], file: str, stamp: str) -> d
             cache[rel] = artifact_at(read(rel), rel)
         return cache[rel]
 
-    covered = inputs(model, get, _tolerance_at(read))
+    try:
+        covered = inputs(model, get, _tolerance_at(read))
+    except PointerError:  # a query stopped by its budget: this version says nothing
+        return None
     return covered if covered is not None and matches(stamp, covered) else None
 
 

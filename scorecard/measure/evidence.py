@@ -23,11 +23,12 @@ if TYPE_CHECKING:
 
 
 class PointerError(Exception):
-    """A pointer that is malformed (syntax=True) or does not resolve."""
+    """A pointer that is malformed (syntax=True) or does not resolve; spent: a query stopped by its budget or the
+    run's (the data was not wrong: the question was not answered)."""
 
-    def __init__(self, message: str, syntax: bool = False):
+    def __init__(self, message: str, syntax: bool = False, spent: bool = False):
         super().__init__(message)
-        self.message, self.syntax = message, syntax
+        self.message, self.syntax, self.spent = message, syntax, spent
 
 
 def parse_pointer(pointer: str) -> list[str]:
@@ -304,7 +305,8 @@ def select(data: JsonValue, kind: str, selector: str) -> list[JsonValue]:
     try:
         return [value for value, _ in find(selector, data)]
     except QueryError as exc:
-        raise PointerError(f"path '{selector}': {exc.message}", syntax=exc.kind == "syntax") from None
+        raise PointerError(f"path '{selector}': {exc.message}", syntax=exc.kind == "syntax",
+                           spent=exc.kind in ("budget", "run")) from None
 
 
 def located(data: JsonValue, kind: str, selector: str) -> list[str]:
