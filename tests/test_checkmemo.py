@@ -341,26 +341,29 @@ def test_a_stamp_whose_query_the_budget_stopped_is_a_finding_never_a_silent_pass
 
 def test_the_codes_digest_covers_every_file_below_the_package(tmp_path):
     """A rule changed in a sub-package (ledger/, measure/) must not read what the older code kept (the hostile pass:
-    only the package's top folder was hashed); bytecode caches aside."""
-    from scorecard.ledger.cache import code_digest, tree_digest
+    only the package's top folder was hashed); bytecode caches aside; two installs of the same code share it."""
+    import scorecard
+    from scorecard.ledger import cache
 
     (tmp_path / "pkg/sub/__pycache__").mkdir(parents=True)
     rule = tmp_path / "pkg/sub/rules.py"
     rule.write_text("RULE = 1\n")
-    before = tree_digest(tmp_path / "pkg")
+    before = cache.files_below(tmp_path / "pkg")
+    assert [rel for rel, _, _ in before] == ["sub/rules.py"]
     (tmp_path / "pkg/sub/__pycache__/rules.cpython-311.pyc").write_bytes(b"x")
-    assert tree_digest(tmp_path / "pkg") == before
+    assert cache.files_below(tmp_path / "pkg") == before
     rule.write_text("RULE = 2\n")
     os.utime(rule, ns=(1, 1))
-    assert tree_digest(tmp_path / "pkg") != before
-    import scorecard
-    from scorecard.ledger import cache
-
+    assert cache.files_below(tmp_path / "pkg") != before
     walked: list[Path] = []
-    real = cache.tree_digest
-    cache.tree_digest = lambda folder: walked.append(Path(folder)) or real(folder)  # type: ignore[assignment]
+    real = cache.files_below
+    cache.files_below = lambda folder: walked.append(Path(folder)) or real(folder)  # type: ignore[assignment]
     try:
-        assert code_digest.__wrapped__() == code_digest()  # type: ignore[attr-defined]
+        fresh = cache.code_digest.__wrapped__()  # type: ignore[attr-defined]
+        kept = list((tmp_path / "xdg").rglob("code-*"))
+        assert len(kept) == 1 and kept[0].read_bytes() == fresh == cache.code_digest.__wrapped__()  # type: ignore
+        kept[0].write_bytes(b"short")  # damaged: worked out again from the files' bytes
+        assert cache.code_digest.__wrapped__() == fresh  # type: ignore[attr-defined]
     finally:
-        cache.tree_digest = real
+        cache.files_below = real
     assert Path(scorecard.__file__).resolve().parent in walked  # the whole package, walked down

@@ -68,34 +68,40 @@ RENDER_LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py")  # what renders, b
 
 @cache
 def code_digest() -> bytes:
-    """A digest of the code that parses and checks: scorecard's own files and theme, Python, PyYAML, pydantic.
-
-    Computed from the files themselves (each one's size and modification time), not from the version number, so
-    that an edited checkout never reads what an older copy of the code wrote. (RenderedPages adds the rendering
-    libraries.)
-    """
-    h = hashlib.blake2b(digest_size=DIGEST)
-    h.update(f"{FORMAT} {__version__} {sys.version} {yaml.__version__} {VERSION} {pydantic_core.__version__}".encode())
-    package = Path(__file__).resolve().parents[1]
-    # Every file below, sub-packages too (the hostile pass: a rule changed in ledger/ kept an older rule's clean
-    # checks), by its size and modification time, as Python's own bytecode cache knows a changed source (reading
-    # every byte took 13 ms of each warm run).
-    for folder in (package, builtin_templates()):
-        h.update(tree_digest(folder))
+    """A digest of the code that parses and checks: every file below the package and the theme (the hostile pass: a
+    rule changed in ledger/ read what the older rule kept), Python, PyYAML, pydantic; from the files, not the
+    version number, so an edited checkout never reads what older code wrote, while two installs of the same code
+    (pre-commit's and the user's) share one cache. Reading every byte takes 10-13 ms, so the digest is kept by the
+    files' paths, sizes and modification times (as Python's bytecode cache knows a changed source). (RenderedPages
+    adds the rendering libraries.)"""
+    versions = f"{FORMAT} {__version__} {sys.version} {yaml.__version__} {VERSION} {pydantic_core.__version__}"
+    listed = [(folder, files_below(folder)) for folder in (Path(__file__).resolve().parents[1], builtin_templates())]
+    base = user_cache_dir(f"builds-{FORMAT}")
+    known = base / f"code-{digest(versions.encode(), repr(listed).encode())}" if base is not None else None
+    with contextlib.suppress(OSError):
+        kept = known.read_bytes() if known is not None else b""
+        if len(kept) == DIGEST:
+            return kept
+    h = hashlib.blake2b(versions.encode(), digest_size=DIGEST)
+    for folder, files in listed:
+        for rel, _, _ in files:
+            h.update(rel.encode() + b"\0" + (folder / rel).read_bytes() + b"\0")
+    if known is not None:
+        with contextlib.suppress(OSError):
+            known.write_bytes(h.digest())
     return h.digest()
 
 
-def tree_digest(folder: Path) -> bytes:
-    """Every file below folder (bytecode caches aside) by its path, size and modification time."""
-    h = hashlib.blake2b(digest_size=DIGEST)
+def files_below(folder: Path) -> list[tuple[str, int, int]]:
+    """(path, size, modification time) of every file below folder, bytecode caches aside, in order."""
+    out = []
     for top, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(names):
-            if not name.endswith(".pyc"):
-                st = os.stat(os.path.join(top, name))
-                where = os.path.relpath(os.path.join(top, name), folder)
-                h.update(f"{where}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
-    return h.digest()
+        for name in sorted(n for n in names if not n.endswith(".pyc")):
+            st = os.stat(os.path.join(top, name))
+            out.append((os.path.relpath(os.path.join(top, name), folder).replace(os.sep, "/"), st.st_size,
+                        st.st_mtime_ns))
+    return out
 
 
 def digest(*parts: bytes) -> str:
@@ -149,9 +155,11 @@ def evict(base: Path, keep: Path | None = None, limit: int | None = None) -> Non
     folders: list[tuple[float, str]] = []
     with contextlib.suppress(OSError):
         for entry in os.scandir(base):
-            if not entry.is_dir(follow_symlinks=False):
-                continue
             used = entry.stat(follow_symlinks=False).st_mtime
+            if not entry.is_dir(follow_symlinks=False):  # a code digest kept for older code (code_digest)
+                if entry.name.startswith("code-") and now - used > STALE_DAYS * 86400:
+                    os.unlink(entry.path)
+                continue
             if now - used > STALE_DAYS * 86400:
                 shutil.rmtree(entry.path, ignore_errors=True)
             elif keep is None or entry.path != str(keep):
