@@ -1,4 +1,4 @@
-"""Clean checks kept for the next validate (issue 46: the pre-commit hook's case, where one record changed).
+"""Clean checks kept for the next validate or build (issue 46: the pre-commit hook's case, where one record changed).
 
 A dimension's rules read its record, the settings, the day and, through the artifact store, files: the artifacts
 and trace targets it cites (their bytes, their kind, the date git last changed them). Each dimension is checked
