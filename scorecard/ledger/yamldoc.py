@@ -166,14 +166,17 @@ class _Builder:
     def run(self, parser) -> None:
         """Consume the parser's events; doc.data is the document's value (_Stop after a fatal finding)."""
         get, handlers, end = parser.get_event, self.handlers, yaml.StreamEndEvent
-        while True:
-            event = get()
-            kind = type(event)
-            if kind is end:
-                break
-            handler = handlers.get(kind)  # stream start and document end carry nothing
-            if handler is not None:
-                handler(event)
+        try:
+            while True:
+                event = get()
+                kind = type(event)
+                if kind is end:
+                    break
+                handler = handlers.get(kind)  # stream start and document end carry nothing
+                if handler is not None:
+                    handler(event)
+        finally:  # the handlers are bound methods of self: a cycle, never collected while the collector is off
+            self.handlers = {}
         self.doc.data = self.root
 
     def _stop(self, code: str, event, message: str, hint: str) -> _Stop:

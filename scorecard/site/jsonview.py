@@ -51,14 +51,28 @@ def json_lines(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
     """Pretty-printed JSON as lines, each value's first line carrying its pointer's anchor (and, where a dimension
     cites it, its path as a breadcrumb, and the name of the tool's entry it is in); the elements of an array of
     more than FOLD_OVER numbers between a {"fold": count} line and a {"fold_end": True} one."""
-    lines: list[dict] = []
-    closing: dict[str, object] = {"id": None, "pointer": None, "cited_by": [], "path": "", "entry": "", "say": False}
+    printer = _Printer(cited)
+    printer.emit(data, "", 0, None, True, "$")
+    return printer.lines
 
-    def emit(value, pointer: str, indent: int, key: str | None, last: bool, path: str,
+
+_CLOSING: dict[str, object] = {"id": None, "pointer": None, "cited_by": [], "path": "", "entry": "", "say": False}
+
+
+class _Printer:
+    """json_lines' state (a class, not a recursive closure: that is a cycle, never collected while the collector is
+    off, which kept every cited file's lines to the end of a build)."""
+
+    def __init__(self, cited: dict[str, list[str]]):
+        self.cited = cited
+        self.lines: list[dict] = []
+
+    def emit(self, value, pointer: str, indent: int, key: str | None, last: bool, path: str,
              entry: str = "", parent_by: list[str] | None = None) -> None:
+        lines = self.lines
         prefix = "  " * indent + (json.dumps(key, ensure_ascii=False) + ": " if key is not None else "")
         comma = "" if last else ","
-        by = cited.get(pointer, [])
+        by = self.cited.get(pointer, [])
         anchor = {"id": pointer_anchor(pointer), "pointer": pointer or "/", "cited_by": by, "path": path if by else "",
                   "entry": entry, "say": bool(by) and by != parent_by}  # an element cited as its array is: no note
         if isinstance(value, dict) and value:
@@ -67,9 +81,9 @@ def json_lines(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
             named = next((v for k, v in items if k in _ENTRY_NAMES and isinstance(v, str)), None)
             inner = named if named is not None and path.endswith("]") else entry
             for i, (k, v) in enumerate(items):
-                emit(v, f"{pointer}/{escape_token(k)}", indent + 1, k, i == len(items) - 1, path + _member(k),
-                     inner, by)
-            lines.append({"text": "  " * indent + "}" + comma, **closing})
+                self.emit(v, f"{pointer}/{escape_token(k)}", indent + 1, k, i == len(items) - 1, path + _member(k),
+                          inner, by)
+            lines.append({"text": "  " * indent + "}" + comma, **_CLOSING})
         elif isinstance(value, list) and value:
             lines.append({"text": prefix + "[", **anchor})
             fold = len(value) > FOLD_OVER and all(isinstance(v, (int, float)) and not isinstance(v, bool)
@@ -77,15 +91,12 @@ def json_lines(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
             if fold:
                 lines.append({"fold": len(value), "text": "  " * (indent + 1)})
             for i, v in enumerate(value):
-                emit(v, f"{pointer}/{i}", indent + 1, None, i == len(value) - 1, f"{path}[{i}]", entry, by)
+                self.emit(v, f"{pointer}/{i}", indent + 1, None, i == len(value) - 1, f"{path}[{i}]", entry, by)
             if fold:
                 lines.append({"fold_end": True})
-            lines.append({"text": "  " * indent + "]" + comma, **closing})
+            lines.append({"text": "  " * indent + "]" + comma, **_CLOSING})
         else:
             lines.append({"text": prefix + json.dumps(value, ensure_ascii=False) + comma, **anchor})
-
-    emit(data, "", 0, None, True, "$")
-    return lines
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
