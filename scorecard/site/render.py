@@ -192,6 +192,7 @@ class Site:
                 pages[f"_badges/{d.id}.svg"] = self.badge(self.ledger.settings.subject, said, d.status,
                                                           status_words(d.status, self.ledger.settings.parity_tolerance),
                                                           title_text(d.record.model.title))
+            forget()  # the category's page, cards, section and export have shared them: memory for the next
         return Made(pages, parts, sections)
 
     def render(self) -> dict[str, bytes]:
