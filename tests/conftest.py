@@ -36,6 +36,18 @@ def fixed_today(monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
 
 
+EXAMPLE = ["scorecard.yaml", "claims", "evidence", "CLAIMS.md", "BENCHMARK-AUTHORITY.md"]  # the example ledger
+
+
+def copy_example(dest: Path) -> Path:
+    """A copy of the example ledger (runs in tool formats, a formula, a reproduced bar, stamps, traces) at dest."""
+    dest.mkdir()
+    for name in EXAMPLE:
+        src = REPO / name
+        shutil.copytree(src, dest / name) if src.is_dir() else shutil.copy2(src, dest / name)
+    return dest
+
+
 def copy_ledger(src: Path, dest: Path) -> Path:
     """Copy a fixture ledger (without expect.yaml) to dest."""
     shutil.copytree(src, dest, symlinks=True, ignore=shutil.ignore_patterns("expect.yaml"))

@@ -7,13 +7,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 
 import pytest
 
 from scorecard.cli import pipeline
 
-from conftest import EPOCH, LEDGERS, REPO, copy_ledger
+from conftest import EPOCH, LEDGERS, REPO, copy_example, copy_ledger
 from test_browser import browser, html_pages, open_page  # noqa: F401 (browser is a fixture)
 
 pytestmark = pytest.mark.browser
@@ -84,12 +83,7 @@ def _example_with_history(base):
     built with its history (timelines, history charts, changes.html), as issue 45's reader saw it."""
     from gitrepo import commit, git
 
-    root = base / "history-ledger"
-    root.mkdir()
-    for name in ("scorecard.yaml", "BENCHMARK-AUTHORITY.md", "CLAIMS.md"):
-        shutil.copy2(REPO / name, root / name)
-    for name in ("claims", "evidence"):
-        shutil.copytree(REPO / name, root / name)
+    root = copy_example(base / "history-ledger")
     git(root, "init", "-q")
     record, artifact = root / "claims/latency-and-reuse/decode-throughput.yaml", root / "evidence/sample/latency.json"
     final = (record.read_text(), artifact.read_text())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -14,9 +13,8 @@ from scorecard.ledger import cache
 from scorecard.core import parallel
 from scorecard.cli import pipeline
 
-from conftest import REPO, run_cli
+from conftest import copy_example, run_cli
 
-EXAMPLE = ["scorecard.yaml", "claims", "evidence", "CLAIMS.md", "BENCHMARK-AUTHORITY.md"]
 RECORD = "claims/latency-and-reuse/cross-node-kv-transfer.yaml"
 
 
@@ -24,12 +22,7 @@ RECORD = "claims/latency-and-reuse/cross-node-kv-transfer.yaml"
 def ledger(tmp_path, monkeypatch) -> Path:
     """A copy of the example ledger, with a cache folder of its own."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    root = tmp_path / "ledger"
-    root.mkdir()
-    for name in EXAMPLE:
-        src = REPO / name
-        shutil.copytree(src, root / name) if src.is_dir() else shutil.copy(src, root / name)
-    return root
+    return copy_example(tmp_path / "ledger")
 
 
 def files(out: Path) -> dict[str, bytes]:

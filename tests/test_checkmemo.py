@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from scorecard.cli import pipeline
 from scorecard.core.place import LedgerPlace
 
-from conftest import REPO, copy_ledger, LEDGERS, run_cli
+from conftest import REPO, copy_example, copy_ledger, LEDGERS, run_cli
 from gitrepo import commit, git
+from test_cache import files
 
 TODAY = date(2026, 12, 7)
 
@@ -28,16 +29,6 @@ TODAY = date(2026, 12, 7)
 def own_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("SCORECARD_NO_CACHE", raising=False)
-
-
-def example_copy(dest: Path) -> Path:
-    """The example ledger (runs in tool formats, a formula, a reproduced bar, stamps, traces)."""
-    dest.mkdir()
-    for name in ("scorecard.yaml", "BENCHMARK-AUTHORITY.md", "CLAIMS.md"):
-        shutil.copy2(REPO / name, dest / name)
-    for name in ("claims", "evidence"):
-        shutil.copytree(REPO / name, dest / name)
-    return dest
 
 
 def warm(root: Path, today: date = TODAY):
@@ -51,7 +42,7 @@ def cold(root: Path, today: date = TODAY):
 
 
 def test_a_clean_record_is_not_checked_again_and_a_changed_one_is(tmp_path):
-    root = example_copy(tmp_path / "ledger")
+    root = copy_example(tmp_path / "ledger")
     first, second, third = warm(root), warm(root), warm(root)  # the folder, then the memo, then its hits
     assert first.reused == second.reused == 0
     clean = third.reused
@@ -191,16 +182,23 @@ STEP = st.tuples(OPS, st.integers(0, 1000), st.sampled_from([0.5, 0.97, 1.0, 1.0
                  st.sampled_from([TODAY, date(2029, 6, 1), date(2026, 1, 2)]))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(steps=st.lists(STEP, min_size=1, max_size=4))
-def test_warm_validate_gives_the_findings_cold_validate_gives(tmp_path_factory, steps):
-    base = tmp_path_factory.mktemp("memo")
+def _in_git(tmp_path_factory, name: str) -> tuple[Path, Path, Path]:
+    """A fresh folder (with a cache of its own) holding the example ledger in git and a file outside it to link
+    to: (the folder, the ledger, the outside file)."""
+    base = tmp_path_factory.mktemp(name)
     os.environ["XDG_CACHE_HOME"] = str(base / "xdg")
     outside = base / "outside.json"
     outside.write_text('{"secret": 1}')
-    root = example_copy(base / "ledger")
+    root = copy_example(base / "ledger")
     git(root, "init", "-q")
     commit(root, "start", 1)
+    return base, root, outside
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(STEP, min_size=1, max_size=4))
+def test_warm_validate_gives_the_findings_cold_validate_gives(tmp_path_factory, steps):
+    base, root, outside = _in_git(tmp_path_factory, "memo")
     warm(root), warm(root)  # the memo made
     for op, pick, factor, today in steps:
         mutate(root, op, pick, factor, outside)
@@ -216,7 +214,7 @@ def test_each_kind_of_change_to_each_kind_of_file_is_seen(tmp_path, op, pick):
     deleted or made a folder, an artifact changed, unreadable or a link out of the root."""
     outside = tmp_path / "outside.json"
     outside.write_text('{"secret": 1}')
-    root = example_copy(tmp_path / "ledger")
+    root = copy_example(tmp_path / "ledger")
     warm(root), warm(root)
     mutate(root, op, pick, 2.0, outside)
     got, want = warm(root), cold(root)
@@ -253,13 +251,7 @@ def test_a_date_from_git_is_asked_again(tmp_path):
 def test_a_warm_build_gives_the_site_a_cold_build_gives(tmp_path_factory, steps):
     """A build keeps and reuses clean checks too, working out only what the site reads of a kept record: its
     outcome, findings and every byte of its site are a cold build's."""
-    base = tmp_path_factory.mktemp("memo-build")
-    os.environ["XDG_CACHE_HOME"] = str(base / "xdg")
-    outside = base / "outside.json"
-    outside.write_text('{"secret": 1}')
-    root = example_copy(base / "ledger")
-    git(root, "init", "-q")
-    commit(root, "start", 1)
+    base, root, outside = _in_git(tmp_path_factory, "memo-build")
     for _ in range(3):  # seen, kept, reused
         assert not pipeline.build(LedgerPlace.at(root, today=TODAY), base / "site", warm=True).refused
     for n, (op, pick, factor, today) in enumerate(steps):
@@ -268,11 +260,8 @@ def test_a_warm_build_gives_the_site_a_cold_build_gives(tmp_path_factory, steps)
         want = pipeline.build(LedgerPlace.at(root, today=today), base / f"cold-{n}")
         assert (got.refused, got.checked.findings) == (want.refused, want.checked.findings), (op, pick, factor)
         if not want.refused:
-            assert _files(base / "site") == _files(base / f"cold-{n}"), (op, pick, factor, today)
+            assert files(base / "site") == files(base / f"cold-{n}"), (op, pick, factor, today)
 
-
-def _files(out: Path) -> dict[str, bytes]:
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
 
 # --- found by the hostile pass ------------------------------------------------------------------------------------

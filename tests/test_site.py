@@ -14,7 +14,7 @@ import pytest
 from scorecard.cli import pipeline
 from scorecard.site.write import MARKER, OutputRefused
 
-from conftest import EPOCH, LEDGERS, REPO, copy_ledger, run_cli
+from conftest import EPOCH, LEDGERS, REPO, copy_example, copy_ledger, run_cli
 from sitecheck import broken_links, pages
 
 
@@ -173,20 +173,9 @@ def test_build_is_deterministic_across_hash_seeds_and_time(tmp_path):
     assert digests[0] == digests[1]
 
 
-EXAMPLE = ["scorecard.yaml", "claims", "evidence", "CLAIMS.md", "BENCHMARK-AUTHORITY.md"]
-
-
-def _example_copy(dest: Path) -> Path:
-    dest.mkdir()
-    for name in EXAMPLE:
-        src = REPO / name
-        shutil.copytree(src, dest / name) if src.is_dir() else shutil.copy(src, dest / name)
-    return dest
-
-
 def test_without_source_date_epoch_the_site_shows_the_data_date_not_the_clock(tmp_path, monkeypatch):
     monkeypatch.delenv("SOURCE_DATE_EPOCH")
-    root = _example_copy(tmp_path / "ledger")  # outside any git repository
+    root = copy_example(tmp_path / "ledger")  # outside any git repository
     pipeline.build(root, tmp_path / "s")
     data = json.loads((tmp_path / "s/data.json").read_text())
     assert data["as_of"] == "2026-06-01"  # the newest meta.date / sota.date in the example ledger
@@ -196,7 +185,7 @@ def test_in_git_the_site_is_as_of_the_last_commit_that_changed_the_ledger(tmp_pa
     from gitrepo import commit, git
 
     monkeypatch.delenv("SOURCE_DATE_EPOCH")
-    root = _example_copy(tmp_path / "ledger")
+    root = copy_example(tmp_path / "ledger")
     git(root, "init", "-q")
     commit(root, "the ledger", 300)  # 2026-10-28, after every date in the data
     (root / "NOTES.md").write_text("not part of the ledger's data\n")
