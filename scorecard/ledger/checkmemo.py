@@ -19,7 +19,6 @@ its evidence's date, its review), skipping only the rules that could add finding
 
 from __future__ import annotations
 
-import hashlib
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,7 +26,7 @@ from typing import TYPE_CHECKING
 from ..core.paths import PathProblem
 from ..measure import budget
 from ..measure.evidence import Artifact, ArtifactStore
-from .cache import read_entry, write_entry
+from .cache import digest, read_entry, write_entry
 from .rules import check_dimension
 
 if TYPE_CHECKING:
@@ -49,7 +48,7 @@ def _problem(exc: PathProblem) -> Answer:
 
 def _artifact(art: Artifact) -> Answer:
     raw = art.raw if isinstance(art.raw, bytes) else b""
-    return "artifact", hashlib.blake2b(raw, digest_size=16).hexdigest(), art.raw is None, art.error or ""
+    return "artifact", digest(raw), art.raw is None, art.error or ""
 
 
 def ask(store: ArtifactStore, op: str, rel: str) -> tuple[Answer, object]:
@@ -63,7 +62,7 @@ def ask(store: ArtifactStore, op: str, rel: str) -> tuple[Answer, object]:
             return ("kind", kind), (path, kind)
         if op == "raw":
             data = store.raw(rel)
-            return ("bytes", hashlib.blake2b(data, digest_size=16).hexdigest()), data
+            return ("bytes", digest(data)), data
         when = store.git_date(rel)
         return ("date", when.isoformat() if when is not None else None), when
     except PathProblem as exc:
@@ -116,8 +115,8 @@ class CheckMemo:
         self.reused = 0
 
     def key(self, rec: DimensionRecord) -> str:
-        text = f"{self.context}\0{rec.category}\0{rec.doc.file}\0{rec.doc.digest}"
-        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        return digest(*(part.encode("utf-8", "surrogatepass") for part in (self.context, rec.category, rec.doc.file,
+                                                                           rec.doc.digest)))
 
     def check(self, rec: DimensionRecord, settings: Settings, store: ArtifactStore, today: date,
               findings: list[Finding]) -> DimensionRecord:
