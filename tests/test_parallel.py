@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorecard.core.place import LedgerPlace
 from scorecard.core import parallel
@@ -177,6 +179,30 @@ def test_spooled_parts_come_back_in_key_order_and_the_file_closes():
     spool.add(3, [b""])
     assert list(spool.drain()) == [b"a", b"c", b"dd", b""]
     assert spool.file.closed
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.dictionaries(st.text(min_size=1), st.text()), max_size=4))
+def test_spooled_sections_read_back_as_the_markup_they_were(batches):
+    from markupsafe import Markup
+
+    from scorecard.site.exports import Sections
+
+    sections, expected = Sections(), {}
+    for batch in batches:
+        sections.add(batch)
+        expected.update(batch)
+    assert dict(sections) == expected and len(sections) == len(expected)
+    assert all(type(sections[slug]) is Markup for slug in expected)  # rendered by our templates: not escaped again
+    with pytest.raises(KeyError):
+        sections["\x00 no such category"]
+
+
+def test_the_dimensions_by_id_are_made_before_the_workers_fork():
+    resolved = _resolved(REPO)
+    site = Site(resolved)
+    site.preload()  # in the parent: a worker that made the map would copy every dimension's pages
+    assert site._by_id == {d.id: d for c in resolved.categories for d in c.dimensions} and len(site._by_id) > 5
 
 
 def test_each_category_is_checked_as_soon_as_its_files_are_parsed(forked, monkeypatch, base_ledger):

@@ -24,12 +24,14 @@ R = TypeVar("R")
 PARALLEL_MIN_DIMENSIONS = 600
 MAX_WORKERS = 4
 # Render workers are replaced by fresh forks after this many tasks: the pages of the parent a worker
-# copied (reading an object writes its reference count) are given back. A 20,000-dimension build
-# (all processes together, PSS; wall): never 948 MB, 35.4 s; after 24 tasks 770-799 MB, 34.3-35.0 s;
-# after 12, 697-709 MB, 34.6-38.1 s; after 6, 725-733 MB, 38.9-41.2 s (a replacement waits for the
-# pool's 0.1 s maintenance tick). The parse pool does not recycle: its parent is still growing, and
-# recycling after 6 tasks made a 20,000-dimension validate take 19.5-21.9 s instead of 9.6-12.1 s.
-WORKER_TASKS = 12
+# copied (reading an object writes its reference count) are given back. A 20,000-dimension cold build
+# (all processes together, PSS): never 948 MB; after 12 tasks 551 MiB, after 4 449, after 3 425 (the
+# index's sections spooled and the dimensions' map made before the fork). A replacement costs a fork
+# and no wait (the process pool wakes on a worker's exit); 2,000 dimensions built in the same rounds
+# after 3 and after 12 tasks took 4.6-7.2 s and 4.7-7.4 s. The parse pool does not recycle: its parent
+# is still growing, and recycling after 6 tasks made a 20,000-dimension validate take 19.5-21.9 s
+# instead of 9.6-12.1 s.
+WORKER_TASKS = 3
 
 
 class _Job:

@@ -33,8 +33,8 @@ from .charts import bullet_chart, chart, counts_chart
 from .overview import gap_rank, overview_chart
 from .links import bar_href, evidence_href, file_href, value_href
 from .headline import headline, status_table
-from .exports import (SCHEMA_VERSION, Spool, category_data, compact_bytes, json_bytes, ledger_csv, ledger_json_chunks,
-                      search_index, sitemap)
+from .exports import (SCHEMA_VERSION, Sections, Spool, category_data, compact_bytes, json_bytes, ledger_csv,
+                      ledger_json_chunks, search_index, sitemap)
 from ..core.parallel import WORKER_TASKS, run_tasks
 from .markup import brief, markdown_block, markdown_inline, markup_bytes, title_html, title_text
 from ..ledger.cache import key_bytes
@@ -215,17 +215,18 @@ class Site:
         keys: set[str] = set()
         self.reused = 0
         self.parts = len(led.categories) + len(led.files) if self.reuse is not None else 0
-        sections: dict[str, str] = {}
+        sections = Sections()  # each category's section of the index, on disk too
         for index, made in run_tasks(self.run_task, self.tasks(), size, recycle=WORKER_TASKS):
             parts.add(index, made.parts)
-            sections.update(made.sections)
+            sections.add(made.sections)
             keys.update(made.keys)
             self.reused += made.reused
             yield from made.pages.items()
         if self.reuse is not None:
             self.reuse.prune(keys)
+        # A ledger's own index template reads a plain dict (the sandbox's data): its sections come back whole here.
         yield "index.html", self.page_stream("index.html", "", "index.html", categories=led.categories,
-                                             counts=led.counts, sections=sections)
+                                             counts=led.counts, sections=dict(sections) if self.sandboxed else sections)
         yield "data.json", ledger_json_chunks(led, parts.drain())
         yield "search.json", json_bytes(search_index(led))
         yield "data.csv", ledger_csv(led)
@@ -287,7 +288,7 @@ class Site:
         """The dimensions that cite rel, in id order: its viewer links back to each, with what its page computed
         from the cited values, and shows the two sides of each that states conditions."""
         if self._by_id is None:
-            self._by_id = {d.id: d for cat in self.ledger.categories for d in cat.dimensions}
+            self._by_id = self.dimensions_by_id()
         ids = sorted({i for cited in self.ledger.citations.get(rel, {}).values() for i in cited})
         return [d for i in ids if (d := self._by_id.get(i)) is not None]
 
@@ -322,6 +323,13 @@ class Site:
             # Jinja layers a template's globals over the environment's in a ChainMap, and copies them
             # key by key for every page rendered; they are fixed by now, so a plain dict copies at C speed.
             template.globals = dict(template.globals)
+        # Made here, before the workers fork: a worker that made it would write the reference count of every
+        # dimension, and so copy the pages that hold them (77 MB more for a worker's first cited files at 20,000).
+        self._by_id = self.dimensions_by_id()
+
+    def dimensions_by_id(self) -> dict[str, ResolvedDimension]:
+        """Every dimension of the ledger by id."""
+        return {d.id: d for cat in self.ledger.categories for d in cat.dimensions}
 
     def file_pages(self, rel: str, raw: bytes) -> Iterator[tuple[str, bytes]]:
         """A cited file as committed, and its readable page (active formats: the page only)."""
