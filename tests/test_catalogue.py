@@ -10,7 +10,7 @@ import pytest
 from scorecard.ledger.yamldoc import Document, parse_bytes
 
 from scorecard.core.findings import RULES
-from scorecard.ledger.model import MODELS, json_schema
+from scorecard.ledger.schemadef import MODELS, json_schema
 
 from conftest import REPO
 

@@ -17,7 +17,7 @@ def test_cli_reference_matches_help():
 
 
 def test_every_settings_field_is_documented():
-    from scorecard.ledger.model import Category, Dimension, Settings
+    from scorecard.ledger.schemadef import Category, Dimension, Settings
 
     fmt = (REPO / "docs/format.md").read_text()
     for model in (Settings, Category, Dimension):

@@ -122,14 +122,19 @@ def test_the_pipeline_stages_do_not_import_the_commands():
         assert not {m for m in seen if m.startswith("cli.")}, (stage, sorted(seen))
 
 
+# Written by a program, not by hand (tests/test_recordschema.py holds it to what its program gives).
+GENERATED = {PACKAGE / "ledger" / "model.py"}
+
+
 def test_modules_stay_small():
-    long = {p.name: n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    long = {p.name: n for p in PACKAGE.rglob("*.py")
+            if p not in GENERATED and (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
     assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"
 
 
 def test_functions_stay_short():
     long = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted(set(PACKAGE.rglob("*.py")) - GENERATED):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = node.end_lineno - node.lineno + 1

@@ -25,7 +25,7 @@ def schema(out: str | None, kind: str | None) -> None:
     """Print the JSON Schema (draft-07) of a record kind, or write all of them with --out."""
     import json
 
-    from ..ledger.model import MODELS, json_schema
+    from ..ledger.schemadef import MODELS, json_schema
 
     if out is None:
         _echo(json.dumps(json_schema(kind or "dimension"), indent=2, sort_keys=True))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..ledger.load import CATEGORY_FILE, SETTINGS_FILE, SLUG_RE
-from ..ledger.model import MODELS, json_schema
+from ..ledger.schemadef import MODELS, json_schema
 from ..core.statuses import MEASURED, STATUSES
 
 

@@ -45,12 +45,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pydantic_core
 import yaml
-from pydantic import BaseModel
-from pydantic.version import VERSION
 
 from .. import __version__
 from ..core.findings import Finding
 from ..core.paths import builtin_templates, user_cache_dir
+from .fieldchecks import RecordBase
 from .yamldoc import Document
 
 if TYPE_CHECKING:
@@ -74,7 +73,7 @@ def code_digest() -> bytes:
     (pre-commit's and the user's) share one cache. Reading every byte takes 10-13 ms, so the digest is kept by the
     files' paths, sizes and modification times (as Python's bytecode cache knows a changed source). (RenderedPages
     adds the rendering libraries.)"""
-    versions = f"{FORMAT} {__version__} {sys.version} {yaml.__version__} {VERSION} {pydantic_core.__version__}"
+    versions = f"{FORMAT} {__version__} {sys.version} {yaml.__version__} {pydantic_core.__version__}"
     listed = [(folder, files_below(folder)) for folder in (Path(__file__).resolve().parents[1], builtin_templates())]
     base = user_cache_dir(f"builds-{FORMAT}")
     known = base / f"code-{digest(versions.encode(), repr(listed).encode())}" if base is not None else None
@@ -268,18 +267,17 @@ def _document_key(doc: Document) -> tuple:
     return Document, (doc.file, None, {}, {}, doc.digest)
 
 
-def _model_key(model: BaseModel) -> tuple:
-    # A model's state with its set of fields given in order: a set of strings pickles in an order
+def _model_key(model: RecordBase) -> tuple:
+    # A record's state with its set of fields given in order: a set of strings pickles in an order
     # that changes from one process to the next (string hashing is randomised).
-    return type(model), (), (model.__dict__, sorted(model.__pydantic_fields_set__), model.__pydantic_extra__,
-                             model.__pydantic_private__)
+    return type(model), (), (model.__dict__, sorted(model.__pydantic_fields_set__))
 
 
 @cache
 def _key_table() -> dict:
     table = copyreg.dispatch_table.copy()
     table[Document] = _document_key
-    models = [BaseModel]
+    models: list[type[RecordBase]] = [RecordBase]
     while models:
         for sub in models.pop().__subclasses__():
             table[sub] = _model_key

@@ -1,7 +1,10 @@
 """Check stage: loaded documents -> validated records and findings.
 
-Schema errors come from the pydantic models and are mapped to findings here; the rules
-that need more than one record or the evidence files live in rules.py.
+Schema errors come from the records' validators (pydantic-core's, for schemadef.py's pydantic models) and are mapped
+to findings here, with hints read from the pydantic models (imported only when a record has a schema error); the
+rules that need more than one record or the evidence files live in rules.py.
+
+Lazy import: pydantic (schemadef.py's models), for the hints of a schema error only (the hook's imports).
 """
 
 from __future__ import annotations
@@ -11,9 +14,9 @@ import re
 import typing
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ValidationError
-from pydantic_core import ErrorDetails
+from pydantic_core import ErrorDetails, ValidationError
 
 from ..measure.evidence import ArtifactStore
 from ..core.findings import Finding, finding, kind_of
@@ -24,6 +27,9 @@ from .records import CategoryRecord, CheckResult, DimensionRecord, Ledger
 from ..core.statuses import display_key
 from . import rules
 from .checkmemo import CheckMemo
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 def check(loaded: LoadedLedger, store: ArtifactStore, keep_marks: bool = False,
           memo: CheckMemo | None = None) -> CheckResult:
@@ -41,7 +47,7 @@ def check(loaded: LoadedLedger, store: ArtifactStore, keep_marks: bool = False,
         if loaded.settings else None
     if settings is None:
         # defaults for the rest:
-        settings = Settings.model_construct(title="(invalid scorecard.yaml)", subject="subject")
+        settings = Settings.model_validate({"title": "(invalid scorecard.yaml)", "subject": "subject"})
     categories: list[CategoryRecord] = []
     seen_ids: dict[str, str] = {}
     count = 0
@@ -138,8 +144,10 @@ def _validate(doc: Document | None, model: type[Record], findings: list[Finding]
         return None
 
 
-def schema_finding(doc: Document, model: type[BaseModel], err: ErrorDetails) -> Finding:
+def schema_finding(doc: Document, record: type[Record], err: ErrorDetails) -> Finding:
     """One pydantic error as a finding at the offending key or value."""
+    from . import schemadef  # the fields' descriptions and types, for the hints: pydantic's models
+    model: type[BaseModel] = getattr(schemadef, record.__name__)
     loc = _clean_loc(doc.data, err["loc"])
     kind = err["type"]
     name = _dotted(loc)
@@ -244,6 +252,7 @@ def _dotted(loc: tuple) -> str:
 
 
 def _model_in(annotation) -> type[BaseModel] | None:
+    from pydantic import BaseModel  # noqa: F811 - the hints' path only: a record with a schema error
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     for arg in typing.get_args(annotation):

@@ -5,19 +5,19 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date
 
-from ..measure import compare, reading as measure, toolread, units, verdict
+from ..measure import compare, like, reading as measure, toolread, tools, units, verdict
 from ..measure.compare import evidence_age, oldest_evidence, source_age
 from ..measure.evidence import ArtifactStore, PointerError, resolve_pointer
 from ..core.findings import Finding, finding, kind_of
 from ..measure.reading import Measurement
-from .model import URL_RE, Settings
+from .fieldchecks import URL_RE
+from .model import Settings
 from ..core.statuses import HONEST, MEASURED
 from ..core.dates import first_day, full_date
 from ..core.paths import PathProblem, is_url, windows_problem
 from . import bars, conditioned, privacy, prose
 from .records import DimensionRecord, Review
 from . import placeholders as ph, stamps
-from ..measure import like, tools
 from .placeholders import ARTIFACT_NOTE
 
 

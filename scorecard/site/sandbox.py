@@ -31,10 +31,10 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.exceptions import SecurityError, TemplateError, TemplateRuntimeError
 from jinja2.utils import Cycler, Joiner, Namespace
 from markupsafe import Markup
-from pydantic import BaseModel
 
 from ..history.walk import DimensionHistory, Event, History, State
 from ..core.git import Commit
+from ..ledger.fieldchecks import RecordBase
 from ..ledger.model import Bound, Category, Dimension, Input, Result, Settings, Sota, TraceLink
 from ..ledger.records import CategoryRecord, DimensionRecord, Review
 from ..measure.compare import Comparison
@@ -65,8 +65,8 @@ def _fields(cls: type) -> frozenset[str]:
     names: set[str] = set()
     if dataclasses.is_dataclass(cls):
         names.update(f.name for f in dataclasses.fields(cls))
-    if issubclass(cls, BaseModel):
-        names.update(cls.model_fields)
+    if issubclass(cls, RecordBase):
+        names.update(cls.FIELDS)
     for klass in cls.__mro__:
         if klass.__module__.startswith("scorecard."):
             names.update(name for name, value in vars(klass).items() if isinstance(value, property))
