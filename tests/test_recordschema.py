@@ -197,7 +197,11 @@ def test_a_record_is_immutable_compared_by_value_and_pickles():
     assert wider.__pydantic_fields_set__ == {"title", "subject", "parity_tolerance"}
     assert repr(settings_).startswith("Settings(title='T', subject='S', description=None")
     assert isinstance(settings_, RecordBase)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError):  # as pydantic's frozen models: hashed by their values, and Settings holds lists
         hash(settings_)
+    link, same = (cls.model_validate({"path": "evidence/r.json", "label": "run"}) for cls in (model.TraceLink,
+                                                                                              model.TraceLink))
+    assert hash(link) == hash(same) and len({link, same}) == 1
+    assert hash(schemadef.TraceLink.model_validate({"path": "evidence/r.json", "label": "run"}))  # pydantic's too
     with pytest.raises(pydantic_core.ValidationError):
         model.Settings(title="T")

@@ -178,7 +178,8 @@ class RecordBase:
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.__dict__ == self.__dict__
 
-    __hash__ = None  # type: ignore[assignment]  # as pydantic's: a record holds lists
+    def __hash__(self) -> int:  # as pydantic's frozen models: by the fields' values (a list in them: TypeError)
+        return hash(tuple(self.__dict__.values()))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
