@@ -15,10 +15,11 @@ import html
 import re
 import unicodedata
 
+from ..core.patterns import lazy
 from . import prose
 
 OPEN, CLOSE, FILLED, QUOTED = "\ue000", "\ue001", "\ue002", "\ue003"  # a filled placeholder's ends; a blank one
-PRIVATE = re.compile("[\ue000-\ue01f]")  # what a ledger's text may not hold: the marks here and the page's
+PRIVATE = lazy("[\ue000-\ue01f]")  # what a ledger's text may not hold: the marks here and the page's
 _MARKS = OPEN + CLOSE + FILLED + QUOTED
 
 
@@ -53,9 +54,9 @@ def _readings(text: str, values_items: tuple[tuple[str, str], ...], plain: bool,
 
 
 # A digit, a point or a sign just before a placeholder, or a digit (or a point or comma and a digit) just after.
-_GLUED = re.compile(rf"(?:\d|[.]|\d,|(?<![\w])[-−])[{OPEN}{FILLED}{QUOTED}]|[{CLOSE}{FILLED}{QUOTED}](?:\d|[.,]\d)")
-_GROUPED = re.compile(r"(?<=\d)[\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")  # 1 840, 1'840: thousands
-_SPACE = re.compile(r"\s+")
+_GLUED = lazy(rf"(?:\d|[.]|\d,|(?<![\w])[-−])[{OPEN}{FILLED}{QUOTED}]|[{CLOSE}{FILLED}{QUOTED}](?:\d|[.,]\d)")
+_GROUPED = lazy(r"(?<=\d)[\u00a0\u202f\u2009'’](?=\d{3}(?!\d))")  # 1 840, 1'840: thousands
+_SPACE = lazy(r"\s+")
 _INVISIBLE = frozenset(("Cf", "Mn", "Me", "Co"))
 
 
@@ -69,14 +70,14 @@ def normalise(text: str) -> str:
 
 
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-_AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*"
+_ENTITY = lazy(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_AUTOLINK = lazy(r"<(?:[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*"
                        r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~\-]+@[A-Za-z0-9.\-]+)>")
-_TICKS = re.compile(r"`+")
+_TICKS = lazy(r"`+")
 # A link's destination and title after its text, or a reference's label: [95](url "t") ms, [95][r] ms.
-_LINK_TAIL = re.compile(r"\]\(\s*(?:<[^<>\n]*>|(?:[^()\s]|\((?:[^()\s]|\([^()\s]*\))*\))*)"
+_LINK_TAIL = lazy(r"\]\(\s*(?:<[^<>\n]*>|(?:[^()\s]|\((?:[^()\s]|\([^()\s]*\))*\))*)"
                         r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)|\]\[[^\[\]]{0,999}\]")
-_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\[\]]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"  # [r]: https://… shows nothing
+_DEFINITION = lazy(r"^[ \t]{0,3}\[[^\[\]]{1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<>]+)"  # [r]: https://… shows nothing
                          r"(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*(?:\n|$)")
 
 
@@ -99,14 +100,14 @@ def _markdown_text(text: str, emphasis: str) -> str:
 
 # What starts a block and shows nothing: a quote's >, a heading's #, a list item's marker.
 _BLOCK_START = r"[ \t]{0,3}(?:>|#{1,6}(?:[ \t]|$)|(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)|`{3,}|~{3,})"  # … or a fence
-_BLOCK_MARK = re.compile(r"^[ \t]{0,3}(?:(?:>[ \t]?)+|#{1,6}(?=[ \t]|$)|(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$))",
+_BLOCK_MARK = lazy(r"^[ \t]{0,3}(?:(?:>[ \t]?)+|#{1,6}(?=[ \t]|$)|(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$))",
                          re.MULTILINE)
-_LIST_ITEM = re.compile(r"\n?[ \t]{0,3}(?:>[ \t]?)*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
-_INDENTED = re.compile(r"\n?(?:(?: {4}|\t)[^\n]*\n?)+")  # every line indented: an indented code block
+_LIST_ITEM = lazy(r"\n?[ \t]{0,3}(?:>[ \t]?)*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+_INDENTED = lazy(r"\n?(?:(?: {4}|\t)[^\n]*\n?)+")  # every line indented: an indented code block
 
 
-_EMPHASIS = re.compile(r"[*_\[\]]")
-_BRACKETS, _STARS = re.compile(r"[\[\]]"), re.compile(r"[*_]")
+_EMPHASIS = lazy(r"[*_\[\]]")
+_BRACKETS, _STARS = lazy(r"[\[\]]"), lazy(r"[*_]")
 
 
 def _mark_readings(text: str) -> tuple[str, ...]:
@@ -116,7 +117,7 @@ def _mark_readings(text: str) -> tuple[str, ...]:
     if not _EMPHASIS.search(text):
         return ("",)
     return ("", " ", "[") if _BRACKETS.search(text) and _STARS.search(text) else ("", " ")
-_INLINE_MARKS = re.compile(r"[\\`<&\]*_\[]")
+_INLINE_MARKS = lazy(r"[\\`<&\]*_\[]")
 
 
 def _inline_text(par: str, emphasis: str) -> str:
@@ -195,11 +196,11 @@ def _cells(row: str) -> list[str]:
     return [c.strip() for c in re.split(r"(?<!\\)\|", row)]
 
 
-_DELIMITER = re.compile(r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?")
-_HEADER_UNIT = re.compile(r"[(\[]\s*([^()\[\]\s][^()\[\]]{0,15}?)\s*[)\]]\s*$")  # TTFT (ms), rate [req/s]
-_BARE_UNIT = re.compile(r"(ms|s|µs|us|ns|min|h|%|x|×|req/s|tok/s|tokens/s|GB/s|MB/s|MB|GB|KiB|MiB|GiB|W|J|Wh)")
-_LAST_UNIT = re.compile(r"(?:,|\bin)\s+(ms|s|µs|us|ns|min|h|%|x|req/s|tok/s|tokens/s|GB/s|MB/s|MB|GB|W|J|Wh)\s*$")
-_BARE_NUMBER = re.compile(r"[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
+_DELIMITER = lazy(r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?")
+_HEADER_UNIT = lazy(r"[(\[]\s*([^()\[\]\s][^()\[\]]{0,15}?)\s*[)\]]\s*$")  # TTFT (ms), rate [req/s]
+_BARE_UNIT = lazy(r"(ms|s|µs|us|ns|min|h|%|x|×|req/s|tok/s|tokens/s|GB/s|MB/s|MB|GB|KiB|MiB|GiB|W|J|Wh)")
+_LAST_UNIT = lazy(r"(?:,|\bin)\s+(ms|s|µs|us|ns|min|h|%|x|req/s|tok/s|tokens/s|GB/s|MB/s|MB|GB|W|J|Wh)\s*$")
+_BARE_NUMBER = lazy(r"[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 
 
 def _word(text: str, i: int) -> bool:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import functools
 import re
 
+from ..core.patterns import lazy
+
 _W = r"(?<![\w-])"  # a word's start
 AHEAD = (r"faster|quicker|better|ahead|leads?|led|leading|beats?|beaten|beating|outperform(?:s|ing|ed)?|"
          r"surpass(?:es|ing|ed)?|outpac(?:es|e|ing|ed)|outstrip(?:s|ping|ped)?|tops|topped|wins?|won|winning|"
@@ -45,7 +47,7 @@ WORD_PATTERN = (rf"{_W}(?P<unplaced>{UNPLACED})\b|{_W}(?P<level>{LEVEL})\b|{_W}(
                 rf"{_W}(?P<behind>{BEHIND})\b|{_W}(?P<high>{HIGH})\b|{_W}(?P<low>{LOW})\b")
 # The gate (stance.may_say) reads every claim and note in lower case with this case-sensitive copy, about three
 # times faster; the case-insensitive one, which keeps a sentence's positions, is compiled when a sentence is read.
-WORD_LOWER = re.compile(WORD_PATTERN)
+WORD_LOWER = lazy(WORD_PATTERN)
 
 
 @functools.cache
@@ -56,48 +58,48 @@ def word() -> re.Pattern[str]:
 
 # Verbs that take their object directly (beats X), and comparative adjectives that modify a noun when no 'than'
 # follows ('faster hardware' compares nothing).
-TRANSITIVE = re.compile(r"leads?|led|beats?|beaten|beating|outperform|surpass|outpac|outstrip|tops|topped|overtake|"
+TRANSITIVE = lazy(r"leads?|led|beats?|beaten|beating|outperform|surpass|outpac|outstrip|tops|topped|overtake|"
                         r"overtook|trail|lags?|lagged|won|outshone|"
                         r"underperform|match|equals|equall?ed|ties|outran|outrun|outscore|dominate|crushes|misses|"
                         r"eclipse|bests|betters|outclass|outdoes|trounce|outshine|leapfrog|clears|passes|undercut|"
                         r"rivals|exceed", re.IGNORECASE)
-ADJECTIVE = re.compile(r"faster|quicker|better|slower|worse|speedier|snappier|higher|lower|more|less|fewer|"
+ADJECTIVE = lazy(r"faster|quicker|better|slower|worse|speedier|snappier|higher|lower|more|less|fewer|"
                        r"greater|larger|bigger|smaller", re.IGNORECASE)
 # Said as a verdict, a comparison that names nothing is against the bar ('we lead', 'best-in-class').
-VERDICT_WORD = re.compile(r"ahead|behind|leads?|led|leading|trail|trails|trailed|trailing|beats?|lags?|lagging|"
+VERDICT_WORD = lazy(r"ahead|behind|leads?|led|leading|trail|trails|trailed|trailing|beats?|lags?|lagging|"
                           r"wins?|won|wins on|leads on|(?:is |are )?(?:the )?(?:fastest|quickest|speediest)|"
                           r"fastest in class|best-performing|"
                           r"lagged|in the lead|"
                           r"best-in-class|best in class|number one|no\. ?1|#1|record-setting|record-breaking|"
                           r"a new record|the new state of the art|sets the state of the art|is (?:the )?sota|"
                           r"[\w-]+-beating", re.IGNORECASE)
-VERDICT_VERB = re.compile(r"leads?|led|leading|beats?|beaten|beating|trails?|trailed|trailing|outperform|surpass|"
+VERDICT_VERB = lazy(r"leads?|led|leading|beats?|beaten|beating|trails?|trailed|trailing|outperform|surpass|"
                           r"wins?|won|winning|"
                           r"los(?:es|e|ing)|lost|dominates?|crushes|underperform|best|number one|#1|record|"
                           r"[\w-]+-beating|is (?:the )?sota|the new state|sets the", re.IGNORECASE)
 # A negation in the three words before a comparison ("no slower than", "cannot match", "has yet to beat");
 # "not only faster" negates nothing.
-NEG = re.compile(r"(?:\b(?:no|not|never|nor|without|hardly|barely|cannot|unable to|fails? to|failed to|yet to)|"
+NEG = lazy(r"(?:\b(?:no|not|never|nor|without|hardly|barely|cannot|unable to|fails? to|failed to|yet to)|"
                  r"n't)(?! (?:only|just|merely|simply|also)\b)(?: \w+)?(?: \w+)? ?$", re.IGNORECASE)
-NOBODY = re.compile(r"\b(?:nobody|no one|nothing|none|no other|no system|no rival)\b", re.IGNORECASE)
-DEGREE = re.compile(r"\b(?:nearly|almost|roughly|approximately|about|close to|just about|essentially|virtually|"
+NOBODY = lazy(r"\b(?:nobody|no one|nothing|none|no other|no system|no rival)\b", re.IGNORECASE)
+DEGREE = lazy(r"\b(?:nearly|almost|roughly|approximately|about|close to|just about|essentially|virtually|"
                     r"practically|near|more or less)\b", re.IGNORECASE)
-CERTAIN = re.compile(r"\b(?:arguably|effectively|appears? to|appeared to|seems? to|seemed to|likely|probably|"
+CERTAIN = lazy(r"\b(?:arguably|effectively|appears? to|appeared to|seems? to|seemed to|likely|probably|"
                      r"apparently|possibly|presumably|may|might|could|would)\b", re.IGNORECASE)
-POINT = re.compile(r"(?<!not )(?<!merely )(?<!just )(?<!only )\bby the point(?: estimate)?\b", re.IGNORECASE)
-NOISE = re.compile(r"(?<!not )\bwithin (?:the )?(?:(?:run-to-run )?noise|(?:parity )?tolerance|±|\+/-)",
+POINT = lazy(r"(?<!not )(?<!merely )(?<!just )(?<!only )\bby the point(?: estimate)?\b", re.IGNORECASE)
+NOISE = lazy(r"(?<!not )\bwithin (?:the )?(?:(?:run-to-run )?noise|(?:parity )?tolerance|±|\+/-)",
                    re.IGNORECASE)
 # History: the comparison itself in a past tense (trailed, led, was behind; not 'has led'), and an earlier time it
 # names (until v2.1, before the last release, in a year before this one).
-EARLIER_TIME = re.compile(r"\b(?:until|before|prior to|as of|in|by|through)\s+(?:v\d+(?:\.\d+)*\b|version \d|"
+EARLIER_TIME = lazy(r"\b(?:until|before|prior to|as of|in|by|through)\s+(?:v\d+(?:\.\d+)*\b|version \d|"
                           r"release \d|(?P<year>(?:19|20)\d\d)\b|(?:the )?(?:last|previous|prior|earlier|old|first) "
                           r"(?:release|version|build|year|quarter))|\b(?:previously|formerly|used to|at the time|"
                           r"back then)\b", re.IGNORECASE)
-PAST_BEFORE = re.compile(r"\b(?:was|were|had been|used to)(?: \w+)? ?$", re.IGNORECASE)
-PAST_WORD = re.compile(r"(?:trail|lagg|outperform|surpass|outpac|exceed|match|equall|fell|beat|overtook|"
+PAST_BEFORE = lazy(r"\b(?:was|were|had been|used to)(?: \w+)? ?$", re.IGNORECASE)
+PAST_WORD = lazy(r"(?:trail|lagg|outperform|surpass|outpac|exceed|match|equall|fell|beat|overtook|"
                        r"underperform|regress)\w*ed$|^(?:led|beat|fell short|lost to|trailed|lagged)", re.IGNORECASE)
-HAS_BEFORE = re.compile(r"\b(?:has|have)(?: \w+)? ?$", re.IGNORECASE)
-DIRECTION_PHRASE = re.compile(r"\b(?:higher|lower|more|less)(?: is|=) better\b|\bbetter: ?(?:higher|lower)\b|"
+HAS_BEFORE = lazy(r"\b(?:has|have)(?: \w+)? ?$", re.IGNORECASE)
+DIRECTION_PHRASE = lazy(r"\b(?:higher|lower|more|less)(?: is|=) better\b|\bbetter: ?(?:higher|lower)\b|"
                               r"\b(?:lower|higher)-is-better\b", re.IGNORECASE)
 BARS = ("the bar", "bar", "bar's", "bars", "sota", "state of the art", "state-of-the-art", "the rival", "rival",
         "rival's", "rivals", "the leader", "the leaders", "the leading system", "the leading systems",
@@ -106,21 +108,21 @@ BARS = ("the bar", "bar", "bar's", "bars", "sota", "state of the art", "state-of
         "anything", "anything else", "anyone", "any other", "all other", "all published", "every other",
         "the best", "the prior best", "the previous best", "the best published", "the reference", "the benchmark",
         "the curve", "the rest", "the others", "all others", "everybody")
-PREPOSITION = re.compile(r"\b(?:against|with|than|vs\.?|versus|to|of|on|over|behind|ahead|from|for|beside|by|at|"
+PREPOSITION = lazy(r"\b(?:against|with|than|vs\.?|versus|to|of|on|over|behind|ahead|from|for|beside|by|at|"
                          r"under|past|in|into|onto|upon|around|near|across)\s+(?:the\s+|its\s+|our\s+|their\s+)?$",
                          re.IGNORECASE)
-PRONOUN = re.compile(r"^(?:it|them|that|theirs|its|this)\b", re.IGNORECASE)
-PASSIVE = re.compile(r"\b(?:is|are|was|were|been|being|be|gets?|got)\s+(?:\w+ )?$", re.IGNORECASE)
-PARTICIPLE = re.compile(r"beaten|outpaced|surpassed|outperformed|overtaken|bested|topped|outclassed|eclipsed|"
+PRONOUN = lazy(r"^(?:it|them|that|theirs|its|this)\b", re.IGNORECASE)
+PASSIVE = lazy(r"\b(?:is|are|was|were|been|being|be|gets?|got)\s+(?:\w+ )?$", re.IGNORECASE)
+PARTICIPLE = lazy(r"beaten|outpaced|surpassed|outperformed|overtaken|bested|topped|outclassed|eclipsed|"
                         r"outrun|outstripped|trounced", re.IGNORECASE)
-TIME_OBJECT = re.compile(r"^(?:ever|before|previously|last time|it was|it used to|they were|yesterday|last year)\b",
+TIME_OBJECT = lazy(r"^(?:ever|before|previously|last time|it was|it used to|they were|yesterday|last year)\b",
                          re.IGNORECASE)
-CLAUSE_END = re.compile(r"[,;:—–]|\s-\s| and | but | while | whereas | though | although ")
-RELATIVE = re.compile(r"^\s*(?:which|that|who)\b", re.IGNORECASE)
-SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=\S)|\s+¶\s+")
+CLAUSE_END = lazy(r"[,;:—–]|\s-\s| and | but | while | whereas | though | although ")
+RELATIVE = lazy(r"^\s*(?:which|that|who)\b", re.IGNORECASE)
+SENTENCE = lazy(r"(?<=[.!?;])\s+(?=\S)|\s+¶\s+")
 # A multiple or share of the bar, said as ours: '0.65× the bar's latency', '65% of the bar'.
 RATIO_NOUNS = r"latency|time|delay|duration|speed|throughput|rate|performance|capacity|cost|memory"
-RATIO = re.compile(rf"(?<![\w.,])(\d+(?:\.\d+)?)\s?(×|x|X|%)\s+(?:of\s+)?(?:the\s+)?(?:(?P<noun>{RATIO_NOUNS})\s+of\s+"
+RATIO = lazy(rf"(?<![\w.,])(\d+(?:\.\d+)?)\s?(×|x|X|%)\s+(?:of\s+)?(?:the\s+)?(?:(?P<noun>{RATIO_NOUNS})\s+of\s+"
                    r"(?:the\s+)?)?(?:bar|sota|rival|baseline)\b", re.IGNORECASE)
 INVERSE_NOUNS = ("speed", "throughput", "rate", "performance", "capacity")  # against a time: the inverse ratio
 # Letters that look Latin in other scripts, read as the Latin they show (a Cyrillic 'а' in 'fаster').

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 
+from ..core.patterns import lazy
 from . import units
 from .pagetext import CLOSE, OPEN, readings
 
@@ -60,28 +61,28 @@ class Mismatch:
 
 # A number not glued to what comes before it (a letter, a digit, a point, a currency sign: H100, v2.1, $0.40),
 # with thousands in groups of three, decimals (a point, or a comma and one or two digits) and an exponent.
-_NUMBER = re.compile(r"(?<![\w.,#@$€£¥^])((?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+|,\d{1,2}(?![\d,]))?|\.\d+)"
+_NUMBER = lazy(r"(?<![\w.,#@$€£¥^])((?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+|,\d{1,2}(?![\d,]))?|\.\d+)"
                      r"(?:[eE][-+]?\d{1,4})?)")
 _SCALE = {"k": 3, "K": 3, "M": 6}  # 9.9k tok/s
-_UNIT = re.compile(rf"([kKM](?=[ -][A-Za-zµμ%×{{]))?{CLOSE}?(?: |-(?=[A-Za-zµμ{{]))?"
+_UNIT = lazy(rf"([kKM](?=[ -][A-Za-zµμ%×{{]))?{CLOSE}?(?: |-(?=[A-Za-zµμ{{]))?"
                    r"([A-Za-zµμ%×{][A-Za-z0-9µμ%×/{}^·]*)")
-_PER = re.compile(r" per ([A-Za-z]+)")
+_PER = lazy(r" per ([A-Za-z]+)")
 _ALIASES = {"msec": "ms", "msecs": "ms", "millis": "ms", "usec": "µs", "usecs": "µs", "µsec": "µs", "µsecs": "µs",
             "nsec": "ns", "nsecs": "ns", "secs": "s", "mins": "min", "rps": "req/s", "qps": "req/s",
             "rpm": "req/min", "pct": "%", "X": "x", "fold": "x", "points": "%", "point": "%", "pts": "%",
             "pp": "%"}
 # 75–88 ms, 5 to 7 s, 81/95 ms, 95 and 81 ms: the first takes the second's unit (which a placeholder may give)
-_JOIN = re.compile(rf" ?(?:-|–|—|to|/|and|or) ?{OPEN}?")
-_BETWEEN = re.compile(r"\bbetween ?$", re.IGNORECASE)  # between 75 and 90 ms: the value inside
+_JOIN = lazy(rf" ?(?:-|–|—|to|/|and|or) ?{OPEN}?")
+_BETWEEN = lazy(r"\bbetween ?$", re.IGNORECASE)  # between 75 and 90 ms: the value inside
 _NOT = r"(?:\b(?:no|not|never) )"
-_UPPER = re.compile(r"(?:\bunder|\bbelow|\bless than|\bat most|\bup to|<|≤|<=|\bsub-) ?$", re.IGNORECASE)
-_LOWER = re.compile(r"(?:\bover|\babove|\bmore than|\bat least|>|≥|>=) ?$", re.IGNORECASE)
-_NEGATED = re.compile(_NOT + r"(?:under|below|less than|more than|over|above) ?$", re.IGNORECASE)
-_WITHIN = re.compile(r"\bwithin ?$", re.IGNORECASE)
+_UPPER = lazy(r"(?:\bunder|\bbelow|\bless than|\bat most|\bup to|<|≤|<=|\bsub-) ?$", re.IGNORECASE)
+_LOWER = lazy(r"(?:\bover|\babove|\bmore than|\bat least|>|≥|>=) ?$", re.IGNORECASE)
+_NEGATED = lazy(_NOT + r"(?:under|below|less than|more than|over|above) ?$", re.IGNORECASE)
+_WITHIN = lazy(r"\bwithin ?$", re.IGNORECASE)
 # After a number and its unit: a difference (faster, ahead…; or more, lower… than / of the bar)
-_RELATIVE = re.compile(r" (?:faster|slower|quicker|better|worse|ahead|behind|"
+_RELATIVE = lazy(r" (?:faster|slower|quicker|better|worse|ahead|behind|"
                        r"(?:more|less|fewer|lower|higher|above|below|over|under|short) (?:than|of)\b)", re.IGNORECASE)
-_OF_THE_BAR = re.compile(r" (?:faster|slower|quicker|better|worse|ahead|behind|more|less|fewer|lower|higher|above|"
+_OF_THE_BAR = lazy(r" (?:faster|slower|quicker|better|worse|ahead|behind|more|less|fewer|lower|higher|above|"
                          r"below|over|under|short)(?: than| of)? the bar\b", re.IGNORECASE)
 
 
@@ -104,7 +105,7 @@ def written_numbers(text: str, values: dict[str, str] | None = None, plain: bool
     return out
 
 
-_DIGIT = re.compile(r"\d")
+_DIGIT = lazy(r"\d")
 
 
 def may_show_a_number(text: str) -> bool:
@@ -157,7 +158,7 @@ def numbers_in(scan: str) -> list[Written]:
 
 
 # "trails the bar by 490 ms", "ahead by 32%", "the gap is 490 ms": a difference from the bar (group 1: it names it)
-_BY = re.compile(r"(?:\b(?:leads?|leading|ahead|behind|trails?|trailing|lags?|lagging|beats?|beating|outperforms?|"
+_BY = lazy(r"(?:\b(?:leads?|leading|ahead|behind|trails?|trailing|lags?|lagging|beats?|beating|outperforms?|"
                  r"faster|slower|better|worse|higher|lower|more|less|short|exceeds?|misses)\b(?P<bar>[^.;!?]{0,40}?"
                  r"\b(?:the bar|sota|state of the art)\b)?[^.;!?]{0,40}? by|\bthe gap (?:to the bar )?(?:is|of)|"
                  r"\bgap to the bar (?:is|of)) ?$", re.IGNORECASE)
@@ -299,7 +300,7 @@ def check(text: str, known: list[Known], values: dict[str, str] | None = None,
     return out
 
 
-_NONWORD = re.compile(r"[^\w'%.-]+")
+_NONWORD = lazy(r"[^\w'%.-]+")
 _BAR_NAMES = ("the bar", "bar's", "sota", "state of the art", "state-of-the-art", "rival", "leader", "competitor",
               "baseline", "theirs", "vs", "vs.", "versus", "against", "compared with", "compared to", "relative to",
               "than", "bar of", "bar is", "bar at")
@@ -335,7 +336,7 @@ def named(w: Written, needs: str, names: tuple[str, ...]) -> bool:
     return True
 
 
-_PER_REQUEST = re.compile(r"(.+?) ?/ ?(?:req|reqs|request|requests|\{requests?\}|call|calls|query|queries|op|ops|"
+_PER_REQUEST = lazy(r"(.+?) ?/ ?(?:req|reqs|request|requests|\{requests?\}|call|calls|query|queries|op|ops|"
                           r"operation|operations|invocation|invocations|iteration|iterations)")
 DIFFERENCE = "the difference from the bar"
 GAP = "the gap to the bar"
