@@ -68,8 +68,9 @@ RENDER_LIBRARIES = ("jinja2", "markupsafe", "markdown-it-py")  # what renders, b
 @cache
 def code_digest() -> bytes:
     """A digest of the code that parses and checks: every file below the package and the theme (the hostile pass: a
-    rule changed in ledger/ read what the older rule kept), Python, PyYAML, pydantic; from the files, not the
-    version number, so an edited checkout never reads what older code wrote, while two installs of the same code
+    rule changed in ledger/ read what the older rule kept), Python, PyYAML, pydantic-core (what runs model.py's
+    validators; the schema pydantic made for them is one of the files); from the files, not the version number, so
+    an edited checkout never reads what older code wrote, while two installs of the same code
     (pre-commit's and the user's) share one cache. Reading every byte takes 10-13 ms, so the digest is kept by the
     files' paths, sizes and modification times (as Python's bytecode cache knows a changed source). (RenderedPages
     adds the rendering libraries.)"""

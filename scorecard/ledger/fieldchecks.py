@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from pydantic_core import PydanticCustomError
@@ -176,6 +177,8 @@ class RecordBase:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RecordBase):
+            return NotImplemented  # as pydantic's: the other side may know
         return type(other) is type(self) and other.__dict__ == self.__dict__
 
     def __hash__(self) -> int:  # as pydantic's frozen models: by the fields' values (a list in them: TypeError)
@@ -184,12 +187,22 @@ class RecordBase:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
 
+    def __str__(self) -> str:  # as pydantic's: what a template's `|string` prints
+        return " ".join(f"{k}={v!r}" for k, v in self.__dict__.items())
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:  # as pydantic's: (field, value) pairs, for a template's loop
+        yield from self.__dict__.items()
+
+    def __copy__(self) -> Self:  # as pydantic's: its own dict of fields
+        return self.model_copy(update={})
+
     def __reduce__(self) -> tuple:
         return _rebuilt, (type(self), self.__dict__, sorted(self.__pydantic_fields_set__))
 
-    def model_copy(self, *, update: dict[str, Any]) -> Self:
+    def model_copy(self, *, update: dict[str, Any] | None = None) -> Self:
         """A copy with the given fields replaced, not validated again (as pydantic's)."""
         made = object.__new__(type(self))
+        update = update or {}
         _set(made, {**self.__dict__, **update}, self.__pydantic_fields_set__ | update.keys())
         return made
 

@@ -19,7 +19,7 @@ from .fieldchecks import (RecordBase, SotaMethods, TraceLinkMethods, a_date, a_s
                           non_empty, one_line, one_target, sota_value_has_unit, trace_kind, unit_unless_the_tool_states_it,
                           url_sc403, url_sc601, words_need_format, year_as_text)
 
-PYDANTIC_CORE_VERSION = '2.50.5'  # the pydantic-core the schemas below were made by
+PYDANTIC_VERSION, PYDANTIC_CORE_VERSION = '2.14.4', '2.50.5'  # what made the schemas below
 Format = Literal['hyperfine', 'pytest-benchmark', 'pyperf', 'google-benchmark', 'asv', 'serving']
 
 
@@ -191,24 +191,40 @@ MODELS: dict[str, type[Record]] = {"scorecard": Settings, "category": Category, 
 @cache
 def validator(name: str) -> pydantic_core.SchemaValidator:
     """The validator of the record class of that name (pydantic's, for its schema)."""
-    return pydantic_core.SchemaValidator(_schema(name))
+    return pydantic_core.SchemaValidator(*_schema(name))
 
 
 @cache
 def serializer(name: str) -> pydantic_core.SchemaSerializer:
     """What gives model_dump of the record class of that name (pydantic's, for its schema)."""
-    return pydantic_core.SchemaSerializer(_schema(name))
+    return pydantic_core.SchemaSerializer(*_schema(name))
 
 
-def _schema(name: str) -> Any:
-    if pydantic_core.__version__ == PYDANTIC_CORE_VERSION:
+def _schema(name: str) -> tuple[Any, Any]:
+    """The core schema and config of the record class of that name: as written here, or, under another
+    pydantic-core than the one they were made for, as pydantic builds them from schemadef.py."""
+    if pydantic_core.__version__ == PYDANTIC_CORE_VERSION:  # what runs them (pydantic's import costs the hook 10 ms)
         defs = _definitions()
-        return inlined(defs[name], defs)
-    from .schemagen import runtime_schema  # another pydantic-core: pydantic builds the schema now
-    return runtime_schema(name, {c.__name__: c for c in _CLASSES})
+        return inlined(defs[name], defs), _configs()[name]
+    from .schemagen import core_config, runtime_schema  # pydantic builds them now
+    return runtime_schema(name, {c.__name__: c for c in _CLASSES}), core_config(name)
 
 
 _CLASSES = (Settings, Category, Sota, Bound, ToolWords, Input, Result, TraceLink, Dimension)
+
+
+def _configs() -> dict[str, Any]:
+    """Each record class's config (pydantic's), by name."""
+    return {
+        'Settings': {'extra_fields_behavior': 'forbid', 'strict': True, 'title': 'Settings'},
+        'Category': {'extra_fields_behavior': 'forbid', 'strict': True, 'title': 'Category'},
+        'Sota': {'extra_fields_behavior': 'forbid', 'strict': True, 'title': 'Sota'},
+        'Bound': {'extra_fields_behavior': 'forbid', 'strict': True, 'title': 'Bound'},
+        'ToolWords': {'extra_fields_behavior': 'forbid', 'strict': True, 'title': 'ToolWords'},
+        'Input': {'extra_fields_behavior': 'forbid', 'strict': True, 'title': 'Input'},
+        'Result': {'extra_fields_behavior': 'forbid', 'strict': True, 'title': 'Result'},
+        'TraceLink': {'extra_fields_behavior': 'forbid', 'strict': True, 'title': 'TraceLink'},
+        'Dimension': {'extra_fields_behavior': 'forbid', 'strict': True, 'title': 'Dimension'}}
 
 
 def _definitions() -> dict[str, Any]:

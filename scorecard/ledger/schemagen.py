@@ -23,6 +23,8 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import pydantic_core
 from pydantic import BaseModel
+from pydantic._internal._config import ConfigWrapper  # what pydantic builds its validators with
+from pydantic.version import VERSION
 
 from ..core.statuses import Status
 from . import fieldchecks, schemadef
@@ -98,6 +100,12 @@ def converted(node: Any, leaf: typing.Callable[[Any], Any]) -> Any:
     if node is None or isinstance(node, (str, int, float, bool)):
         return node
     return leaf(node)
+
+
+def core_config(name: str) -> dict[str, Any]:
+    """The config pydantic gives a model's validator and serializer (the title its errors carry, ...)."""
+    model = getattr(schemadef, name)
+    return dict(ConfigWrapper(model.model_config).core_config(title=model.__name__))
 
 
 def runtime_schema(name: str, classes: dict[str, type]) -> Any:
@@ -182,8 +190,10 @@ def source() -> str:
     used = {name for name in functions.values() if re.search(rf"\b{name}\b", text)}
     names = ", ".join(sorted(used | {"RecordBase", "inlined", *MIXINS.values()}))
     classes = "".join("\n".join(_class_source(model)) + "\n\n\n" for model in models())
+    configs = _literal_text({m.__name__: core_config(m.__name__) for m in models()}, 4)
     return TEMPLATE.substitute(imports="\n".join(_wrapped(names.split(" "), 100)).replace("\n", "\n" + " " * 26),
-                               version=repr(pydantic_core.__version__), format=_literal(schemadef.Format),
+                               version=repr(pydantic_core.__version__), pydantic=repr(VERSION), configs=configs,
+                               format=_literal(schemadef.Format),
                                record=RECORD, classes=classes, definitions=text,
                                names=", ".join(m.__name__ for m in models()))
 
@@ -207,7 +217,7 @@ import pydantic_core
 from ..core.statuses import Status
 from .fieldchecks import ($imports)
 
-PYDANTIC_CORE_VERSION = $version  # the pydantic-core the schemas below were made by
+PYDANTIC_VERSION, PYDANTIC_CORE_VERSION = $pydantic, $version  # what made the schemas below
 Format = $format
 
 
@@ -220,24 +230,31 @@ ${classes}MODELS: dict[str, type[Record]] = {"scorecard": Settings, "category": 
 @cache
 def validator(name: str) -> pydantic_core.SchemaValidator:
     """The validator of the record class of that name (pydantic's, for its schema)."""
-    return pydantic_core.SchemaValidator(_schema(name))
+    return pydantic_core.SchemaValidator(*_schema(name))
 
 
 @cache
 def serializer(name: str) -> pydantic_core.SchemaSerializer:
     """What gives model_dump of the record class of that name (pydantic's, for its schema)."""
-    return pydantic_core.SchemaSerializer(_schema(name))
+    return pydantic_core.SchemaSerializer(*_schema(name))
 
 
-def _schema(name: str) -> Any:
-    if pydantic_core.__version__ == PYDANTIC_CORE_VERSION:
+def _schema(name: str) -> tuple[Any, Any]:
+    """The core schema and config of the record class of that name: as written here, or, under another
+    pydantic-core than the one they were made for, as pydantic builds them from schemadef.py."""
+    if pydantic_core.__version__ == PYDANTIC_CORE_VERSION:  # what runs them (pydantic's import costs the hook 10 ms)
         defs = _definitions()
-        return inlined(defs[name], defs)
-    from .schemagen import runtime_schema  # another pydantic-core: pydantic builds the schema now
-    return runtime_schema(name, {c.__name__: c for c in _CLASSES})
+        return inlined(defs[name], defs), _configs()[name]
+    from .schemagen import core_config, runtime_schema  # pydantic builds them now
+    return runtime_schema(name, {c.__name__: c for c in _CLASSES}), core_config(name)
 
 
 _CLASSES = ($names)
+
+
+def _configs() -> dict[str, Any]:
+    """Each record class's config (pydantic's), by name."""
+    return $configs
 
 
 def _definitions() -> dict[str, Any]:
