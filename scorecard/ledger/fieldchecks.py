@@ -203,11 +203,12 @@ class RecordBase:
         """A copy with the given fields replaced, not validated again (as pydantic's)."""
         made = object.__new__(type(self))
         update = update or {}
-        _set(made, {**self.__dict__, **update}, self.__pydantic_fields_set__ | update.keys())
+        set_fields(made, {**self.__dict__, **update}, self.__pydantic_fields_set__ | update.keys())
         return made
 
 
-def _set(made: RecordBase, fields: dict[str, Any], fields_set: set[str] | frozenset[str]) -> None:
+def set_fields(made: RecordBase, fields: dict[str, Any], fields_set: set[str] | frozenset[str]) -> None:
+    """A record's state, as pydantic-core's validator sets it (past the record's refusal of assignment)."""
     object.__setattr__(made, "__dict__", fields)
     object.__setattr__(made, "__pydantic_fields_set__", set(fields_set))
     object.__setattr__(made, "__pydantic_extra__", None)
@@ -216,7 +217,7 @@ def _set(made: RecordBase, fields: dict[str, Any], fields_set: set[str] | frozen
 
 def _rebuilt(cls: type[RecordBase], fields: dict[str, Any], fields_set: list[str]) -> RecordBase:
     made = object.__new__(cls)
-    _set(made, fields, set(fields_set))
+    set_fields(made, fields, set(fields_set))
     return made
 
 

@@ -16,10 +16,10 @@ import pydantic_core
 
 from ..core.statuses import Status
 from .fieldchecks import (RecordBase, SotaMethods, TraceLinkMethods, a_date, a_stamp, a_stat, condition_text, finite, inlined,
-                          non_empty, one_line, one_target, sota_value_has_unit, trace_kind, unit_unless_the_tool_states_it,
-                          url_sc403, url_sc601, words_need_format, year_as_text)
+                          non_empty, one_line, one_target, set_fields, sota_value_has_unit, trace_kind,
+                          unit_unless_the_tool_states_it, url_sc403, url_sc601, words_need_format, year_as_text)
 
-PYDANTIC_VERSION, PYDANTIC_CORE_VERSION = '2.14.4', '2.50.5'  # what made the schemas below
+PYDANTIC_CORE_VERSION = '2.50.5'  # what the schemas below were made for
 Format = Literal['hyperfine', 'pytest-benchmark', 'pyperf', 'google-benchmark', 'asv', 'serving']
 
 
@@ -30,10 +30,7 @@ class Record(RecordBase):
 
     def __init__(self, **data: Any) -> None:
         made = self.model_validate(data)
-        object.__setattr__(self, "__dict__", made.__dict__)
-        object.__setattr__(self, "__pydantic_fields_set__", made.__pydantic_fields_set__)
-        object.__setattr__(self, "__pydantic_extra__", None)
-        object.__setattr__(self, "__pydantic_private__", None)
+        set_fields(self, made.__dict__, made.__pydantic_fields_set__)
 
     @classmethod
     def model_validate(cls, data: object) -> Self:
@@ -183,9 +180,6 @@ class Dimension(Record):
     trace: list[str | TraceLink]
     order: int | None
     reviewed: str | None
-
-
-MODELS: dict[str, type[Record]] = {"scorecard": Settings, "category": Category, "dimension": Dimension}
 
 
 @cache

@@ -18,13 +18,13 @@ import string
 import sys
 import types
 import typing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import pydantic_core
 from pydantic import BaseModel
 from pydantic._internal._config import ConfigWrapper  # what pydantic builds its validators with
-from pydantic.version import VERSION
 
 from ..core.statuses import Status
 from . import fieldchecks, schemadef
@@ -62,20 +62,14 @@ def deinlined(node: Any, defs: dict[str, Any]) -> Any:
     return node
 
 
+@dataclass(frozen=True)
 class _Name:
     """A name written as itself in the generated source."""
 
-    def __init__(self, text: str):
-        self.text = text
+    text: str
 
     def __repr__(self) -> str:
         return self.text
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Name) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
 
 
 def _functions() -> dict[int, str]:
@@ -145,7 +139,7 @@ def type_text(hint: Any) -> str:
     if origin in (Union, types.UnionType):
         return " | ".join(type_text(arg) for arg in get_args(hint))
     if origin is Literal:
-        return f"Literal[{', '.join(repr(arg) for arg in get_args(hint))}]"
+        return _literal(hint)
     if origin in (list, dict):
         return f"{origin.__name__}[{', '.join(type_text(arg) for arg in get_args(hint))}]"
     if isinstance(hint, type):
@@ -188,11 +182,11 @@ def source() -> str:
         deinlined(converted(model.__pydantic_core_schema__, leaf), defs)
     text = _literal_text(defs, 4)
     used = {name for name in functions.values() if re.search(rf"\b{name}\b", text)}
-    names = ", ".join(sorted(used | {"RecordBase", "inlined", *MIXINS.values()}))
+    names = ", ".join(sorted(used | {"RecordBase", "inlined", "set_fields", *MIXINS.values()}))
     classes = "".join("\n".join(_class_source(model)) + "\n\n\n" for model in models())
     configs = _literal_text({m.__name__: core_config(m.__name__) for m in models()}, 4)
     return TEMPLATE.substitute(imports="\n".join(_wrapped(names.split(" "), 100)).replace("\n", "\n" + " " * 26),
-                               version=repr(pydantic_core.__version__), pydantic=repr(VERSION), configs=configs,
+                               version=repr(pydantic_core.__version__), configs=configs,
                                format=_literal(schemadef.Format),
                                record=RECORD, classes=classes, definitions=text,
                                names=", ".join(m.__name__ for m in models()))
@@ -217,17 +211,14 @@ import pydantic_core
 from ..core.statuses import Status
 from .fieldchecks import ($imports)
 
-PYDANTIC_VERSION, PYDANTIC_CORE_VERSION = $pydantic, $version  # what made the schemas below
+PYDANTIC_CORE_VERSION = $version  # what the schemas below were made for
 Format = $format
 
 
 $record
 
 
-${classes}MODELS: dict[str, type[Record]] = {"scorecard": Settings, "category": Category, "dimension": Dimension}
-
-
-@cache
+${classes}@cache
 def validator(name: str) -> pydantic_core.SchemaValidator:
     """The validator of the record class of that name (pydantic's, for its schema)."""
     return pydantic_core.SchemaValidator(*_schema(name))
@@ -270,10 +261,7 @@ RECORD = '''class Record(RecordBase):
 
     def __init__(self, **data: Any) -> None:
         made = self.model_validate(data)
-        object.__setattr__(self, "__dict__", made.__dict__)
-        object.__setattr__(self, "__pydantic_fields_set__", made.__pydantic_fields_set__)
-        object.__setattr__(self, "__pydantic_extra__", None)
-        object.__setattr__(self, "__pydantic_private__", None)
+        set_fields(self, made.__dict__, made.__pydantic_fields_set__)
 
     @classmethod
     def model_validate(cls, data: object) -> Self:

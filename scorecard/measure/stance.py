@@ -112,7 +112,7 @@ def claims(sentence: str, standing: Standing) -> list[Claimed]:
     """The comparisons the sentence makes of ours against the bar, in order."""
     text = w.DIRECTION_PHRASE.sub(lambda m: " " * len(m.group()), sentence.translate(w.CONFUSABLE))
     out = []
-    for m in w.word().finditer(text):
+    for m in w.WORD.finditer(text):
         kind = m.lastgroup or ""
         if kind == "unplaced":
             out.append(Claimed(2, False, m.start(), m.end(), m.group(), True))

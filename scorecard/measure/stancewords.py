@@ -5,7 +5,6 @@ expressions built from it; no logic.
 
 from __future__ import annotations
 
-import functools
 import re
 
 from ..core.patterns import lazy
@@ -46,14 +45,9 @@ UNPLACED = (r"not yet placed|cannot yet tell|can't yet tell|can not yet tell|too
 WORD_PATTERN = (rf"{_W}(?P<unplaced>{UNPLACED})\b|{_W}(?P<level>{LEVEL})\b|{_W}(?P<ahead>{AHEAD})(?!\w)|"
                 rf"{_W}(?P<behind>{BEHIND})\b|{_W}(?P<high>{HIGH})\b|{_W}(?P<low>{LOW})\b")
 # The gate (stance.may_say) reads every claim and note in lower case with this case-sensitive copy, about three
-# times faster; the case-insensitive one, which keeps a sentence's positions, is compiled when a sentence is read.
+# times faster; the case-insensitive one keeps a sentence's positions (the hook's common case never needs it).
 WORD_LOWER = lazy(WORD_PATTERN)
-
-
-@functools.cache
-def word() -> re.Pattern[str]:
-    """WORD_PATTERN, case-insensitive (compiled on first use: the hook's common case never needs it)."""
-    return re.compile(WORD_PATTERN, re.IGNORECASE)
+WORD = lazy(WORD_PATTERN, re.IGNORECASE)
 
 
 # Verbs that take their object directly (beats X), and comparative adjectives that modify a noun when no 'than'

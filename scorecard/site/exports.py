@@ -257,59 +257,63 @@ def search_index(led: ResolvedLedger) -> list[dict]:
             for c in led.categories for d in c.dimensions]
 
 
-class Spool:
+class _Spans:
+    """Byte strings appended to a temporary file (no name: unlinked at once), each read back by its span."""
+
+    def __init__(self) -> None:
+        self.file = tempfile.TemporaryFile()  # noqa: SIM115 - it lives as long as what holds it
+        self.end = 0
+
+    def write(self, data: bytes) -> tuple[int, int]:
+        self.file.seek(self.end)
+        self.file.write(data)
+        span = (self.end, len(data))
+        self.end += len(data)
+        return span
+
+    def read(self, span: tuple[int, int]) -> bytes:
+        self.file.seek(span[0])
+        return self.file.read(span[1])
+
+
+class Spool(_Spans):
     """Byte strings kept in a temporary file by key, read back in key order: data.json's parts of a large
     ledger (44 MB at 20,000 dimensions) need not stay in memory while the rest of the site is made.
-
-    The file has no name (unlinked at once); drain() closes it, or it closes when the spool is dropped.
+    drain() closes the file, or it closes when the spool is dropped.
     """
 
     def __init__(self) -> None:
-        self.file = tempfile.TemporaryFile()  # noqa: SIM115 - it lives until drain() has been read
+        super().__init__()
         self.where: dict[int, list[tuple[int, int]]] = {}
-        self.end = 0
 
     def add(self, key: int, items: list[bytes]) -> None:
-        self.file.seek(self.end)
-        spans = self.where.setdefault(key, [])
-        for item in items:
-            self.file.write(item)
-            spans.append((self.end, len(item)))
-            self.end += len(item)
+        self.where.setdefault(key, []).extend(self.write(item) for item in items)
 
     def drain(self) -> Iterator[bytes]:
         """Every item, in key order, then the file is closed."""
         try:
             for key in sorted(self.where):
-                for offset, length in self.where[key]:
-                    self.file.seek(offset)
-                    yield self.file.read(length)
+                for span in self.where[key]:
+                    yield self.read(span)
         finally:
             self.file.close()
 
 
-class Sections(Mapping[str, str]):
+class Sections(_Spans, Mapping[str, str]):
     """The index's section of each category, by slug, kept in a temporary file until the index is made: at 20,000
     dimensions they are 35 MB of HTML (up to twice that as text in memory), which the parent held while the rest of
     the site was made. Read back one at a time as the index is streamed, as markup (rendered by our templates)."""
 
     def __init__(self) -> None:
-        self.file = tempfile.TemporaryFile()  # noqa: SIM115 - it lives as long as the mapping
+        super().__init__()
         self.where: dict[str, tuple[int, int]] = {}
-        self.end = 0
 
     def add(self, sections: Mapping[str, str]) -> None:
-        self.file.seek(self.end)
         for slug, text in sections.items():
-            data = text.encode("utf-8", "surrogatepass")
-            self.file.write(data)
-            self.where[slug] = (self.end, len(data))
-            self.end += len(data)
+            self.where[slug] = self.write(text.encode("utf-8", "surrogatepass"))
 
     def __getitem__(self, slug: str) -> str:
-        offset, length = self.where[slug]
-        self.file.seek(offset)
-        return Markup(self.file.read(length).decode("utf-8", "surrogatepass"))
+        return Markup(self.read(self.where[slug]).decode("utf-8", "surrogatepass"))
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.where)
