@@ -16,6 +16,7 @@ import click
 from .. import __version__
 from . import authoring  # noqa: F401 - registers init, new, review and schema on main
 from .formats import FORMATS
+from ..core.nearest import close_matches
 from ..core.statuses import STATUSES
 from .group import EXIT_FINDINGS, EXIT_USAGE, main, no_cache_option, root_option, strict_option
 from .group import echo as _echo
@@ -223,9 +224,7 @@ def history(root: str | None, dim_id: str | None, fmt: str, limit: int) -> None:
             _echo(f"scorecard: '{dim_id}' was renamed; it is now '{earlier[0]}' (showing that)", err=True)
             dim_id, found = earlier[0], walked.dimensions[earlier[0]]
         else:
-            import difflib
-
-            near = difflib.get_close_matches(dim_id, sorted(walked.dimensions), n=3, cutoff=0.6)
+            near = close_matches(dim_id, sorted(walked.dimensions), n=3, cutoff=0.6)
             raise click.UsageError(f"no dimension '{dim_id}' in the committed history (up to {walked.head.short}); "
                                    + (f"did you mean {', '.join(repr(n) for n in near)}? " if near else "")
                                    + "a dimension that is not committed yet has no history")

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import posixpath
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.structs import slotted
 from ..core.findings import UserError
 from ..core import git
 from .gittree import Tree
@@ -89,7 +89,7 @@ def _checkout(top: Path, prefix: str, rev: str, dest: Path) -> tuple[Path, list[
     return dest, tree.crafted
 
 
-@dataclass(slots=True)
+@slotted
 class Side:
     """One side of the comparison: its check result and the measured value of each dimension."""
 

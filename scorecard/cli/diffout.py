@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..core.structs import slotted
 from .report import MD_LIMIT, md_code
 
 CRAFTED = "crafted tree"
 
 
-@dataclass(slots=True)
+@slotted
 class Change:
     """What changed for one dimension."""
 

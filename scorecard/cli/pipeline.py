@@ -6,10 +6,11 @@ and refresh: validate, the pre-commit hook's path, never loads them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.structs import slotted
 from ..core.paths import PathProblem, builtin_templates
 from ..core.place import LedgerPlace
 from ..core.statuses import display_key
@@ -64,7 +65,7 @@ def validate(where: Path | LedgerPlace, cache: ParseCache | None = None, warm: b
     return explain_suspects(result), store
 
 
-@dataclass(slots=True)
+@slotted
 class BuildState:
     """What a successful build knew, kept by serve for its fast path."""
 
@@ -74,7 +75,7 @@ class BuildState:
     site: Site | None = None  # made on first use and reused
 
 
-@dataclass(slots=True)
+@slotted
 class BuildOutcome:
     """What a build did: the check result, and the pages written (empty when refused)."""
 

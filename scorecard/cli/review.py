@@ -6,12 +6,13 @@ claim named has errors, and each file changes by its `reviewed:` line only, writ
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 import yaml
 from yaml._yaml import CParser
 
+from ..core.structs import slotted
 from ..ledger.records import CheckResult
 from ..core.findings import UserError
 from .pipeline import validate
@@ -135,7 +136,7 @@ class _Spans:
         self.expect_key = True
 
 
-@dataclass(slots=True)
+@slotted
 class Stamped:
     """One dimension `scorecard review` stamped (or would stamp, with --dry-run)."""
 
@@ -147,7 +148,7 @@ class Stamped:
     changes: list[str] | None  # what changed since the old stamp, when git knows
 
 
-@dataclass(slots=True)
+@slotted
 class ReviewOutcome:
     """What `scorecard review` did: stamped, already current, or refused with the findings why."""
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 import click
 
+from .structs import frozen
 from .textsafe import printable
 
 Severity = Literal["error", "warning"]
@@ -25,7 +25,7 @@ class UserError(click.UsageError):
         return printable(self.message, one_line=True)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Rule:
     """One rule: a stable code, a short name, its default severity and its meaning."""
 
@@ -35,7 +35,7 @@ class Rule:
     summary: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Finding:
     """A problem in the ledger, pointing at a file, line and column (1-based)."""
 

@@ -16,10 +16,11 @@ import hashlib
 import os
 import re
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date, datetime
 from pathlib import Path
 
+from .structs import slotted
 from .dates import clamp_epoch, utc, utc_date
 from .paths import env_count
 
@@ -90,7 +91,7 @@ def is_shallow(top: Path) -> bool:
     return run(["rev-parse", "--is-shallow-repository"], top).strip() == b"true"
 
 
-@dataclass(slots=True)
+@slotted
 class Change:
     """One file a commit changed, relative to the ledger root: status A/M/D/R/C/T, paths, new blob."""
 
@@ -101,7 +102,7 @@ class Change:
     old_blob: str = ""  # the blob it replaced ('' when added)
 
 
-@dataclass(slots=True)
+@slotted
 class Commit:
     """A first-parent commit that touched the ledger."""
 

@@ -7,12 +7,13 @@ Before the fork the objects that exist are frozen out of the garbage collector's
 (gc.freeze), so neither a collection in a worker nor one in this process touches, and so copies,
 the pages the processes share. The output is the same either way, byte for byte: only which
 process does which task changes.
+
+Lazy import: multiprocessing, when a job is large enough for workers (5 ms of a small ledger's validate).
 """
 
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
@@ -55,9 +56,11 @@ def _start_worker() -> None:
 def workers_for(size: int) -> int:
     """How many worker processes a job over `size` dimensions gets (0: run here)."""
     workers = min(os.cpu_count() or 1, MAX_WORKERS)
-    if workers < 2 or size < PARALLEL_MIN_DIMENSIONS or "fork" not in multiprocessing.get_all_start_methods():
+    if workers < 2 or size < PARALLEL_MIN_DIMENSIONS:
         return 0
-    return workers
+    import multiprocessing
+
+    return workers if "fork" in multiprocessing.get_all_start_methods() else 0
 
 
 def run_tasks(func: Callable[[T], R], tasks: Sequence[T], size: int,
@@ -72,6 +75,8 @@ def run_tasks(func: Callable[[T], R], tasks: Sequence[T], size: int,
             yield i, func(task)
         return
     _Job.current = func
+    import multiprocessing
+
     gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers, initializer=_start_worker,

@@ -11,12 +11,12 @@ decide this: the blob ids of `git log --raw` are enough.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
+from ..core.structs import frozen
 from ..core.git import Commit
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Start:
     """Where the replay starts: commits[index] is the first replayed, tree is the ledger before it."""
 

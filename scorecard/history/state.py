@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ..core.structs import frozen
 from . import wording
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class State:
     """What the site shows of a dimension at one commit."""
 

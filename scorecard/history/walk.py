@@ -12,9 +12,10 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC
 
+from ..core.structs import slotted
 from ..core import git
 from ..measure import reading as measure
 from . import bound, wording
@@ -39,7 +40,7 @@ class HistoryUnavailable(Exception):
     """No git, not a repository, no commits: a sentence for the user, never a traceback."""
 
 
-@dataclass(slots=True)
+@slotted
 class Event:
     """What changed in one dimension in one commit, in a reader's words."""
 
@@ -81,7 +82,7 @@ class Event:
         return f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, f'scorecard:{self.commit.sha}:{self.dim}')}"
 
 
-@dataclass(slots=True)
+@slotted
 class DimensionHistory:
     """One dimension's states over time, oldest first, and the events between them."""
 
@@ -93,7 +94,7 @@ class DimensionHistory:
     unread: int = 0  # versions of its record older than the version limit let the walk read
 
 
-@dataclass(slots=True)
+@slotted
 class History:
     """The ledger's history: commits oldest first, each dimension's history, events newest first."""
 

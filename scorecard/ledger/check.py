@@ -9,7 +9,6 @@ Lazy import: pydantic (schemadef.py's models), for the hints of a schema error o
 
 from __future__ import annotations
 
-import difflib
 import re
 import typing
 from datetime import date
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from pydantic_core import ErrorDetails, ValidationError
 
+from ..core.nearest import close_matches
 from ..measure.evidence import ArtifactStore
 from ..core.findings import Finding, finding, kind_of
 from .load import LoadedLedger
@@ -176,7 +176,7 @@ def schema_finding(doc: Document, record: type[Record], err: ErrorDetails) -> Fi
     if kind == "literal_error":
         allowed = err.get("ctx", {}).get("expected", "")
         options = [o.strip(" '") for o in allowed.replace(" or ", ", ").split(",")]
-        near = difflib.get_close_matches(str(value), options, n=1, cutoff=0.5)
+        near = close_matches(str(value), options, n=1, cutoff=0.5)
         hint = f"did you mean '{near[0]}'?" if near else f"use one of {allowed}"
         return finding("SC204", doc.file, pos, f"'{name}' is '{value}'; it must be one of {allowed}", hint)
     return finding("SC204", doc.file, pos, f"'{name}': {err['msg'][0].lower()}{err['msg'][1:]}",
@@ -235,7 +235,7 @@ def _clean_loc(data: object, loc: tuple) -> tuple:
 def _unknown_hint(model: type[BaseModel], loc: tuple) -> str:
     """What to do about an unknown key: the near spelling, the block it belongs in, or the keys known here."""
     known = _known_keys(model, loc)
-    near = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
+    near = close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
     if near:
         return f"did you mean '{near[0]}'?"
     homes = _homes(_model_at(model, loc[:-1]), str(loc[-1]))

@@ -5,16 +5,16 @@ Parsing one file is yamldoc.py's job; this module decides which files make the l
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TypeVar
 from collections.abc import Iterable, Iterator
 
 
+from ..core.structs import slotted
+from ..core.blake import blake2b
 from ..core.findings import Finding, UserError, finding
 from ..core.parallel import run_tasks
 from ..core.paths import PathProblem, read_regular
@@ -32,7 +32,7 @@ T = TypeVar("T")
 PARSE_CHUNK = 100  # files per task when forked workers parse a large ledger
 
 
-@dataclass(slots=True)
+@slotted
 class CategoryFiles:
     """A category folder: its slug, its _category.yaml and its dimension files."""
 
@@ -41,7 +41,7 @@ class CategoryFiles:
     dimensions: list[Document]
 
 
-@dataclass(slots=True)
+@slotted
 class _Folder:
     """A category folder's files to read: its _category.yaml, if any, and its dimension files."""
 
@@ -54,7 +54,7 @@ class _Folder:
         return ([self.meta] if self.meta else []) + self.dimensions
 
 
-@dataclass(slots=True)
+@slotted
 class LoadedLedger:
     """Everything read from disk, before any rule but the YAML ones has run."""
 
@@ -174,7 +174,7 @@ def _read(place: LedgerPlace, path: Path, findings: list[Finding]) -> tuple[Docu
 
 
 def _digest(raw: bytes) -> str:
-    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+    return blake2b(raw, digest_size=16).hexdigest()
 
 
 def iter_documents(place: LedgerPlace, paths: list[Path], findings: list[Finding],

@@ -5,9 +5,10 @@ Plain data, below check, rules and stamps (which all read it), so that none of t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date
 
+from ..core.structs import frozen, slotted
 from ..core.findings import Finding
 from ..core.place import LedgerPlace
 from ..measure.measured import Bar
@@ -16,7 +17,7 @@ from .model import Category, Dimension, Settings
 from .yamldoc import Document
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Review:
     """A stamped record's review: "current" (the stamp matches) or "suspect", what the fingerprint
     covers now, and (for a suspect one, when git has the reviewed version) what changed since."""
@@ -26,7 +27,7 @@ class Review:
     changes: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DimensionRecord:
     """A dimension that passed the schema: its id, category, source document and model, and
     (when it carries a `reviewed:` stamp) what the review rule found."""
@@ -54,7 +55,7 @@ class DimensionRecord:
         return self.doc.file
 
 
-@dataclass(slots=True)
+@slotted
 class CategoryRecord:
     """A category that passed the schema, with its dimensions in display order."""
 
@@ -64,7 +65,7 @@ class CategoryRecord:
     dimensions: list[DimensionRecord]
 
 
-@dataclass(slots=True)
+@slotted
 class Ledger:
     """The checked ledger: where it is (its place), its settings and categories in display order."""
 
@@ -77,7 +78,7 @@ class Ledger:
         return [d for c in self.categories for d in c.dimensions]
 
 
-@dataclass(slots=True)
+@slotted
 class CheckResult:
     """What the check stage returns: the ledger as far as it is valid, and every finding."""
 

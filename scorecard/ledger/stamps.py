@@ -7,13 +7,12 @@ When a stamp no longer matches, git is asked for the version of the ledger in wh
 was written, so the finding can name what changed (`evidence/x.json#/p50_ms: 33 → 35.5`).
 
 Lazy imports: core.git and ledger.versions, when a suspect claim is explained (validate of a ledger with no
-suspect never runs git).
+suspect never runs git); hashlib, for a stamp's fingerprint (a ledger without reviews never computes one).
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import replace
@@ -140,6 +139,8 @@ def fingerprint(covered: dict[str, object], prefix: str = PREFIX) -> str:
     a SHA-256 over canonical JSON."""
     if prefix == "fp1-":
         covered = {k: v for k, v in covered.items() if not k.startswith(VERDICT)}
+    import hashlib
+
     text = json.dumps(covered, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return prefix + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 

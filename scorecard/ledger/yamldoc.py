@@ -9,12 +9,13 @@ stay text, ``yes``/``no`` are not booleans, ``1e3`` is a number).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import yaml
 from yaml._yaml import CParser
 
+from ..core.structs import slotted
 from ..core.findings import Finding, finding, kind_of
 
 MAX_DEPTH = 32
@@ -23,7 +24,7 @@ Pos = tuple[int, int]
 Path_ = tuple[str | int, ...]  # a path into a document: keys and indexes
 
 
-@dataclass(slots=True)
+@slotted
 class Document:
     """One parsed YAML file: its data and the 1-based position of every value and key."""
 

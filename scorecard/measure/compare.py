@@ -9,11 +9,11 @@ from __future__ import annotations
 import dataclasses
 import decimal
 import math
-from dataclasses import dataclass
 from datetime import date
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from ..core.structs import frozen
 from . import units
 from .toolconditions import recorded_date
 from .numfmt import fmt_value
@@ -35,7 +35,7 @@ class Dated(Protocol):
     def as_of(self) -> tuple[int, int]: ...
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Comparison:
     """The measurement against the SOTA value, in the bar's unit."""
 

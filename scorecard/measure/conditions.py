@@ -22,9 +22,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from ..core.structs import frozen
 from .toolconditions import TOOL_KEYS, as_text
 
 VOCABULARY = ("hardware", "software", "model", "workload", "precision", "date")
@@ -35,7 +35,7 @@ MAX_CHARS = 200
 META_KEYS = {**{key: key for key in VOCABULARY}, "machine": "hardware"}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Stated:
     """One side's value for one condition: as shown, where it was read, and what the ledger says beside it."""
 
@@ -205,7 +205,7 @@ def same(a: Stated, b: Stated, equivalent: Iterable[Iterable[str]], key: str = "
     return lx == ly or _equivalent(lx, ly, equivalent)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Difference:
     """A listed condition the two sides do not share: its key and each side's value as shown (None: not stated)."""
 
@@ -254,7 +254,7 @@ def of_measurement(m: Any, artifact_of: Callable[[str], Any]) \
     return merged(sides), contradicted
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Row:
     """One condition as a page shows it, both sides side by side: whether they differ (both stated and not the same,
     or a key that must match unstated on one side), and whether the ledger lists it as one that must match."""

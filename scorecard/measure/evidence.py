@@ -6,15 +6,16 @@ runs git); jsonquery, for a path: query only.
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import re
 from typing import TYPE_CHECKING, TypeGuard, Union
 from datetime import date
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
+from ..core.structs import slotted
+from ..core.nearest import close_matches
 from ..core.findings import kind_of
 from ..core.paths import MAX_ARTIFACT_BYTES, PathProblem, file_kind, normalise, read_regular
 
@@ -86,7 +87,7 @@ def resolve_pointer(data: JsonValue, pointer: str) -> JsonValue:
 
 def _near(token: str, node: dict) -> str | None:
     keys = [k for k in node if isinstance(k, str)]
-    match = difflib.get_close_matches(token, keys, n=1, cutoff=0.75)
+    match = close_matches(token, keys, n=1, cutoff=0.75)
     return match[0] if match else None
 
 
@@ -151,7 +152,7 @@ def _has_lone_surrogate(data: object) -> bool:
 JsonValue = Union[dict[str, "JsonValue"], list["JsonValue"], str, int, float, bool, None]  # noqa: UP007 (a runtime alias)
 
 
-@dataclass(slots=True)
+@slotted
 class Artifact:
     """A JSON file: its parsed data, or why it could not be read."""
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import ast
 import math
-from dataclasses import dataclass
 
+from ..core.structs import frozen
 from .units import Dims, Unit
 
 MAX_LENGTH = 500
@@ -29,7 +29,7 @@ class LiteralError(ExprError):
 FUNCTIONS = ("mean", "geomean")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Quantity:
     """A number in base units, with its dimensions (() is dimensionless)."""
 

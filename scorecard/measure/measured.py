@@ -3,13 +3,13 @@ number came from (a Source per selection read)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ..core.structs import frozen
 from . import stats
 from .selection import Problem
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Source:
     """One selection read from an artifact: where, what it selected, and the number it gave."""
 
@@ -35,7 +35,7 @@ class Source:
         return f"{self.evidence}#{self.selector}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Measurement:
     """The claimed number in the result's unit, with its uncertainty and provenance."""
 
@@ -96,7 +96,7 @@ class Measurement:
         return ("high", self.needs_high) if self.needs_high is not None else None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Bar:
     """The bar a value is judged against: the number typed in sota, or the one read from sota.result, whose interval
     then counts in the verdict as well as ours."""

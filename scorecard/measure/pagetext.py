@@ -5,13 +5,14 @@ or blanked; Markdown is reduced to its text (emphasis marks, links and reference
 code spans shown as their text, indented code blocks blanked; a pipe table's bare numbers given their column's
 unit); Unicode is folded (NFKC: fullwidth digits, thin and no-break spaces), invisible characters (format,
 combining and private-use ones) dropped and white space read as one space. Pure: text in, text out.
+
+Lazy import: html, for a character reference (&amp;, &#8202;) only: its table of entities costs every hook run 1.7 ms.
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
-import html
 import re
 import unicodedata
 
@@ -144,7 +145,7 @@ def _inline_text(par: str, emphasis: str) -> str:
             out.append(m.group()[1:-1])  # an autolink shows its address (and is no code span's end)
             i = m.end()
         elif c == "&" and (m := _ENTITY.match(par, i)):
-            out.append(html.unescape(m.group()))
+            out.append(_unescape(m.group()))
             i = m.end()
         elif c == "]" and opened and (m := _LINK_TAIL.match(par, i)):
             out.append("" if emphasis == "[" else emphasis)  # [text](url) and [text][label] show their text
@@ -219,3 +220,10 @@ def _closing(runs: dict[int, list[int]], length: int, start: int) -> int | None:
     starts = runs.get(length, [])
     at = bisect.bisect_left(starts, start)
     return starts[at] if at < len(starts) else None
+
+
+def _unescape(reference: str) -> str:
+    """The character an HTML character reference names (html.unescape, imported when first asked)."""
+    import html
+
+    return html.unescape(reference)

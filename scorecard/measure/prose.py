@@ -8,9 +8,10 @@ shown; `${quote 4.48x}` shows its text as written and marks a number quoted from
 
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass
+
+from ..core.structs import frozen
+from ..core.nearest import close_matches
 
 NAMES = ("value", "bar", "ratio", "gap", "n", "interval")
 QUOTE = "quote"
@@ -20,7 +21,7 @@ MARKED = {QUOTE: "quoted from elsewhere", "setting": "a setting, not a measureme
 HINT_NAMES = ", ".join("${" + n + "}" for n in NAMES) + ", ${quote …}, ${setting …}, ${was …}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Piece:
     """Literal text (name None), a placeholder to fill (name), or a quoted number (name 'quote', its text)."""
 
@@ -28,7 +29,7 @@ class Piece:
     name: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Slip:
     """A placeholder that cannot be read: where it starts in the text, and what to do."""
 
@@ -90,7 +91,7 @@ def _placeholder(inner: str, start: int) -> tuple[Piece, Slip | None]:
             return Piece(""), Slip(start, f"{written}: ${{{name}}} takes nothing after its name",
                                    f"write ${{{name}}}, or ${{quote {arg}}} for a number quoted from elsewhere")
         return Piece("", name), None
-    near = difflib.get_close_matches(name, NAMES + tuple(MARKED), n=1, cutoff=0.6)
+    near = close_matches(name, NAMES + tuple(MARKED), n=1, cutoff=0.6)
     hint = f"did you mean ${{{near[0]}}}?" if near else f"the placeholders are {HINT_NAMES}"
     return Piece(""), Slip(start, f"{written} is not a placeholder", hint + "; write $${ for a literal ${")
 

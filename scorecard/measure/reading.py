@@ -16,8 +16,9 @@ import math
 from fractions import Fraction
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..core.structs import slotted
 from . import stats, units
 from .evidence import Artifact, pointer_to
 from ..core.findings import RULES
@@ -30,7 +31,7 @@ GetArtifact = Callable[[str], Artifact]
 __all__ = ["Loc", "Measurement", "Problem", "Reading", "Source", "read", "unit_problem"]
 
 
-@dataclass(slots=True)
+@slotted
 class Reading:
     """What read() found: the measurement (None when it cannot be had) and every problem on the way."""
 

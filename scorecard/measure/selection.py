@@ -7,9 +7,9 @@ Lazy import: jsonquery, for a path: query only (the hook's validate of a ledger 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 
+from ..core.structs import frozen
 from . import units
 from .evidence import Artifact, JsonValue, PointerError, is_number, parse_pointer, resolve_pointer
 from ..core.findings import kind_of
@@ -17,7 +17,7 @@ from ..core.findings import kind_of
 Loc = tuple[str | int, ...]  # a position inside the record, e.g. ("result", "inputs", "ours", "path")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Problem:
     """Why a value cannot be read or trusted: a rule code at a place in the record."""
 

@@ -15,15 +15,15 @@ and left alone. docs/format.md ("Words in claims") lists the grammar.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 
+from ..core.structs import frozen
 from . import stancewords as w, typed, units
 
 AHEAD, LEVEL, BEHIND = 1, 0, -1
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Said:
     """One thing prose says of the standing that the evidence does not give: the rule (direction, status), the
     words as written, what is wrong, and the honest form."""
@@ -34,7 +34,7 @@ class Said:
     hint: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Standing:
     """What the evidence gives, for the check: the status, the point's margin (None without a comparison), the
     tolerance, the direction, the gap candidates by unit family, and the bar's other names."""
@@ -49,7 +49,7 @@ class Standing:
     year: int = 0  # this year: a year before it is an earlier time, not this one
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Claimed:
     """A comparison the prose makes: its stance (AHEAD, LEVEL, BEHIND), whether negated, where, and its words."""
 

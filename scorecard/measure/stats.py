@@ -18,8 +18,10 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from fractions import Fraction
+
+from ..core.structs import frozen
 
 STATS = ("median", "mean", "min", "max")  # the words; any pNN is a quantile too
 ALPHA = Fraction(1, 20)  # one interval alone is at 95 %
@@ -44,7 +46,7 @@ def is_stat(text: str) -> bool:
     return text in STATS or quantile_of(text) is not None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Summary:
     """A sample set reduced: the statistic, n, the range, and its interval where one applies.
 

@@ -7,15 +7,16 @@ is a difference from the bar. Pure: text in, numbers out.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from decimal import Decimal, localcontext
 
+from ..core.structs import frozen
 from ..core.patterns import lazy
 from . import units
 from .pagetext import CLOSE, OPEN, readings
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Written:
     """A number typed with a unit: as written, its value, half the step of its last written digit, its unit, and
     the side it states the value is on ('' for equal, '<=' after under/below, '>=' after over/above, '~' after
@@ -35,7 +36,7 @@ class Written:
     ranged: bool = False  # one end of a range or list (75–88 ms): an interval's or the runs' ends need no name
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Known:
     """A number the claim rests on: its value, unit and what it is ('the value', 'the bar', "input 'ours'")."""
 
@@ -45,7 +46,7 @@ class Known:
     needs: str = ""  # whose number it is, which the sentence must say: bar, interval, best-run, worst-run, input:x
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Mismatch:
     """A typed number that none of the known numbers gives at its precision, the nearest one and the first known
     number (the value, where the caller lists it first), each in the written unit where it converts to it."""

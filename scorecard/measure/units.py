@@ -24,7 +24,8 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass
+
+from ..core.structs import frozen
 
 Dims = tuple[tuple[str, int], ...]
 
@@ -77,7 +78,7 @@ _READABLE = {"s": ("n", "µ", "m", ""), "B": ("", "k", "M", "G", "T", "P"), "bit
 _READABLE_IEC = ("", "Ki", "Mi", "Gi", "Ti", "Pi")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Unit:
     """A parsed unit: its text, the factor to the base units, and its dimensions."""
 

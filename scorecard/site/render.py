@@ -18,13 +18,14 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError
 from markupsafe import Markup
 
+from ..core.structs import slotted
 from .. import __version__
 from ..measure.numfmt import fmt_exact, fmt_number, fmt_percent, fmt_ratio, fmt_value
 from ..core.statuses import GLYPHS, STATUSES
@@ -379,7 +380,7 @@ class Site:
                                             name=name))
 
 
-@dataclass(slots=True)
+@slotted
 class Made:
     """What one render task made: files by path, data.json parts, and the cache keys it used or wrote."""
 

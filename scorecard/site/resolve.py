@@ -6,10 +6,11 @@ trace targets, staleness) is computed here once, so render.py only lays it out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date
 from typing import TYPE_CHECKING
 
+from ..core.structs import frozen, slotted
 from ..ledger import conditioned
 from ..ledger.records import CategoryRecord, DimensionRecord, Ledger
 from ..measure.conditions import Row, table
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from ..history.walk import DimensionHistory, History
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Measured:
     """The claimed number (read, summarised or derived from artifacts) and where it came from."""
 
@@ -68,7 +69,7 @@ class Measured:
         return self.measurement.sources[0].meta
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TraceView:
     """One trace entry, ready to link: kind is url, file or json."""
 
@@ -80,7 +81,7 @@ class TraceView:
     value: JsonValue = None  # the cited JSON value, for json traces
 
 
-@dataclass(slots=True)
+@slotted
 class ResolvedDimension:
     """A dimension with everything the site shows about it."""
 
@@ -129,7 +130,7 @@ class ResolvedDimension:
         return GLYPHS[self.status]
 
 
-@dataclass(slots=True)
+@slotted
 class ResolvedCategory:
     """A category and its resolved dimensions, with counts per status."""
 
@@ -143,7 +144,7 @@ class ResolvedCategory:
         return self.record.slug
 
 
-@dataclass(slots=True)
+@slotted
 class ResolvedLedger:
     """The whole ledger, resolved: what render.py turns into pages."""
 

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import difflib
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from ...core.structs import frozen
+from ...core.nearest import close_matches
 from ..evidence import JsonValue, is_number
 from ..selection import Loc, Refused, Where, refuse, value_at
 
 Sibling = Callable[[str], JsonValue | None]  # another artifact of the ledger by its path (asv's benchmarks.json)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Picked:
     """What a tool's format selects for one benchmark and metric."""
 
@@ -43,7 +43,7 @@ class Inconsistent(Exception):
         self.code, self.message, self.hint = code, message, hint
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Request:
     """A format selection as the record writes it."""
 
@@ -94,7 +94,7 @@ def entry(names: list[tuple[str, Where]], req: Request, tool: str, noun: str = "
         raise req.refuse(f"{len(found)} {noun}s are named {req.benchmark!r}", "name the entry by a name only it "
                          "has (pytest-benchmark: its fullname), or cite a file that holds one of them",
                          key="benchmark")
-    close = difflib.get_close_matches(req.benchmark, [n for n, _ in names], n=1)
+    close = close_matches(req.benchmark, [n for n, _ in names], n=1)
     hint = f"did you mean {close[0]!r}?" if close else \
         "known: " + ", ".join(repr(n) for n, _ in names[:8]) + (", ..." if len(names) > 8 else "")
     raise req.refuse(f"no {noun} named {req.benchmark!r} in the {tool} output", hint, key="benchmark")
@@ -104,7 +104,7 @@ def metric(req: Request, known: list[str], tool: str, default: str) -> str:
     """The metric the record names, or the tool's default; refused when the tool writes no such metric."""
     name = req.metric if req.metric is not None else default
     if name not in known:
-        close = difflib.get_close_matches(name, known, n=1)
+        close = close_matches(name, known, n=1)
         raise req.refuse(f"{tool} writes no metric {name!r} for this entry",
                          f"did you mean {close[0]!r}?" if close else "metric: is one of " + ", ".join(known),
                          key="metric")
