@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import re
 
+from .patterns import lazy
+
 # What a ledger's text must not send to a terminal: C0 controls but newline and tab, DEL, C1
 # controls (escape sequences, OSC titles, bells) and the bidirectional overrides that make
 # text read differently from what it is. Shown as visible escapes instead.
-UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-UNSAFE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+UNSAFE = lazy("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+UNSAFE_LINE = lazy("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 # A GitHub runner reads a workflow command from any line a step prints: `::name …` at the start of a line
 # (after any whitespace), and the legacy `##[name …]` anywhere in it. Ledger text must form neither: the second
 # character is shown escaped (`#\x23[`, `:\x3a`; in JSON `#\u0023[`, which decodes to the same text).
-_LEGACY_COMMAND = re.compile(r"##\[")
-_LINE_COMMAND = re.compile(r"(?m)^([^\S\n]*)::")
+_LEGACY_COMMAND = lazy(r"##\[")
+_LINE_COMMAND = lazy(r"(?m)^([^\S\n]*)::")
 
 
 def escape(match: re.Match) -> str:

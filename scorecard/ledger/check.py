@@ -9,7 +9,6 @@ Lazy import: pydantic (schemadef.py's models), for the hints of a schema error o
 
 from __future__ import annotations
 
-import re
 import typing
 from datetime import date
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from pydantic_core import ErrorDetails, ValidationError
 
+from ..core.patterns import lazy
 from ..core.nearest import close_matches
 from ..measure.evidence import ArtifactStore
 from ..core.findings import Finding, finding, kind_of
@@ -192,8 +192,8 @@ _CUSTOM_HINTS = {
     "SC204": "`scorecard schema` describes every field and the values it allows",
 }
 
-_PERCENT = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*%\s*")
-_WITH_UNIT = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\d\s].*?)\s*")
+_PERCENT = lazy(r"\s*([-+]?(?:\d+\.?\d*|\.\d+))\s*%\s*")
+_WITH_UNIT = lazy(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([^\d\s].*?)\s*")
 
 
 def _number_hint(key: object, text: str) -> str:

@@ -12,6 +12,7 @@ import re
 from collections import deque
 from collections.abc import Iterator
 
+from ..core.patterns import lazy
 from ..core.findings import Finding, finding
 from ..measure.evidence import JsonValue
 
@@ -21,7 +22,7 @@ HOST_KEYS = frozenset({"hostname", "host_name", "host", "node", "nodename", "com
 HOST_HOLDERS = frozenset({"", "machine_info", "metadata", "context", "params", "server_info", "meta", "commit_info"})
 NOT_A_HOST = frozenset({"", "localhost", "127.0.0.1", "0.0.0.0", "::", "::1"})  # an address of any machine
 ENV_KEYS = frozenset({"env", "env_vars", "environ", "environment", "environment_variables"})
-HOME = re.compile(r"(?:^|[\s'\"=:;,(\[/])(?:/var)?(/home/[^/\s'\"]+|/Users/(?!Shared\b)[^/\s'\"]+|/root(?=[/\s'\"]|$)|"
+HOME = lazy(r"(?:^|[\s'\"=:;,(\[/])(?:/var)?(/home/[^/\s'\"]+|/Users/(?!Shared\b)[^/\s'\"]+|/root(?=[/\s'\"]|$)|"
                   r"~[a-z_][\w-]*/|(?:/mnt/[a-z]/|[A-Za-z]:\\)Users[/\\][^/\\\s'\"]+)", re.IGNORECASE)
 MAX_NODES = 200_000  # a bound on the walk: an artifact is at most a few MiB
 
@@ -63,7 +64,7 @@ def said(data: JsonValue) -> list[tuple[str, str]]:
 
 
 # asv names a results file after its environment, which spells the interpreter's path: py_home_alice_venv_bin_python
-NAMED_HOME = re.compile(r"(?:^|[_/.-])(?:home|Users)_[^_/]+_", re.IGNORECASE)
+NAMED_HOME = lazy(r"(?:^|[_/.-])(?:home|Users)_[^_/]+_", re.IGNORECASE)
 
 
 def check(rel: str, data: JsonValue) -> list[Finding]:

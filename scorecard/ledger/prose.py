@@ -3,6 +3,7 @@ there that the numbers the claim rests on do not give (SC513)."""
 
 from __future__ import annotations
 
+from ..core.patterns import lazy
 from ..core.findings import Finding, finding
 import re
 
@@ -216,7 +217,7 @@ def known_numbers(m: Measurement, bar: Bar, c: compare.Comparison | None, text: 
     return out + _other_statistics(m, text)
 
 
-_STAT_WORD = re.compile(r"\b(p\d{1,2}(?:\.\d{1,3})?|median|mean|average|min|max|minimum|maximum)\b", re.IGNORECASE)
+_STAT_WORD = lazy(r"\b(p\d{1,2}(?:\.\d{1,3})?|median|mean|average|min|max|minimum|maximum)\b", re.IGNORECASE)
 _STAT_OF = {"average": "mean", "minimum": "min", "maximum": "max"}
 
 

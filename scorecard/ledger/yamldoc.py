@@ -8,13 +8,13 @@ stay text, ``yes``/``no`` are not booleans, ``1e3`` is a number).
 
 from __future__ import annotations
 
-import re
 from dataclasses import field
 from typing import Any
 
 import yaml
 from yaml._yaml import CParser
 
+from ..core.patterns import lazy
 from ..core.structs import slotted
 from ..core.findings import Finding, finding, kind_of
 
@@ -47,10 +47,10 @@ class Document:
         return self.marks.get((), (1, 1))
 
 
-_INT = re.compile(r"^[-+]?[0-9]+$|^0o[0-7]+$|^0x[0-9a-fA-F]+$")
+_INT = lazy(r"^[-+]?[0-9]+$|^0o[0-7]+$|^0x[0-9a-fA-F]+$")
 
 
-_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
+_FLOAT = lazy(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 
 
 _SPECIAL_FLOAT = {".inf": float("inf"), "+.inf": float("inf"), "-.inf": float("-inf"), ".nan": float("nan")}
@@ -280,7 +280,7 @@ class _Builder:
                              "keep one document per file: remove the '---' and what follows")
 
 
-_REQUIRED = re.compile(r"[ \t]*(?:-[ \t]+)?([^\s:#]+):[ \t]*#[ \t]*REQUIRED\b:?[ \t]*(.*)")
+_REQUIRED = lazy(r"[ \t]*(?:-[ \t]+)?([^\s:#]+):[ \t]*#[ \t]*REQUIRED\b:?[ \t]*(.*)")
 
 
 def _required(lines: list[str], doc: Document, findings: list[Finding]) -> None:

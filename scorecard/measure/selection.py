@@ -6,9 +6,9 @@ Lazy import: jsonquery, for a path: query only (the hook's validate of a ledger 
 
 from __future__ import annotations
 
-import re
 
 
+from ..core.patterns import lazy
 from ..core.structs import frozen
 from . import units
 from .evidence import Artifact, JsonValue, PointerError, is_number, parse_pointer, resolve_pointer
@@ -136,7 +136,7 @@ KEY_UNITS = {"ns": "ns", "nsec": "ns", "nanos": "ns", "us": "us", "µs": "µs", 
 _RATE_WORDS = {"tok", "token", "tokens", "req", "request", "requests", "b", "kb", "mb", "gb", "byte", "bytes", "bit",
                "bits", "op", "ops", "iter", "iters", "item", "items", "sample", "samples", "frame", "frames", "flops",
                "q", "queries", "rows", "msg", "msgs", "per"}
-_WORDS = re.compile(r"[A-Za-z]?[0-9]+|[A-Z]?[a-zµμ]+|[A-Z]+(?![a-z])")
+_WORDS = lazy(r"[A-Za-z]?[0-9]+|[A-Z]?[a-zµμ]+|[A-Z]+(?![a-z])")
 
 
 def key_words(key: str) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from ..core.patterns import lazy
 from ..core.structs import frozen
 from . import stancewords as w, typed, units
 
@@ -197,7 +198,7 @@ def _compares(text: str, m: re.Match, kind: str) -> bool:
     return True
 
 
-_ENDS_CLAUSE = re.compile(r"\s*(?:$|[.,;:!?()—–]|(?:by|on|at|in|for|with|across|over|against|vs|versus|overall|"
+_ENDS_CLAUSE = lazy(r"\s*(?:$|[.,;:!?()—–]|(?:by|on|at|in|for|with|across|over|against|vs|versus|overall|"
                           r"today|now|still|too|here|again)\b)", re.IGNORECASE)
 
 
@@ -210,7 +211,7 @@ def _said_as_verdict(text: str, m: re.Match, kind: str) -> bool:
         _ENDS_CLAUSE.match(text[m.end():m.end() + 20]) is not None
 
 
-_NUMBER_BEFORE = re.compile(r"\d(?:[.,]\d+)?\s?(?:%|×|x|[a-zµ/]{1,8})?\s?$", re.IGNORECASE)
+_NUMBER_BEFORE = lazy(r"\d(?:[.,]\d+)?\s?(?:%|×|x|[a-zµ/]{1,8})?\s?$", re.IGNORECASE)
 
 
 def _object(text: str, m: re.Match, passive: bool = False) -> str | None:

@@ -25,6 +25,7 @@ import functools
 import math
 import re
 
+from ..core.patterns import lazy
 from ..core.structs import frozen
 
 Dims = tuple[tuple[str, int], ...]
@@ -65,12 +66,12 @@ SI = {"p": 1e-12, "n": 1e-9, "u": 1e-6, "µ": 1e-6, "μ": 1e-6, "m": 1e-3, "k": 
 IEC = {"Ki": 2.0 ** 10, "Mi": 2.0 ** 20, "Gi": 2.0 ** 30, "Ti": 2.0 ** 40, "Pi": 2.0 ** 50}
 _LONG_PREFIX = {"pico": "p", "nano": "n", "micro": "µ", "milli": "m", "kilo": "k", "mega": "M", "giga": "G",
                 "tera": "T", "peta": "P", "kibi": "Ki", "mebi": "Mi", "gibi": "Gi", "tebi": "Ti", "pebi": "Pi"}
-_COUNT = re.compile(r"^([0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)([kMGT]?)$")
-_NUMERIC = re.compile(r"^[+-]?[.0-9]|^\w*\d", re.UNICODE)  # a word that starts like a number, in any script
-_POWER = re.compile(r"^(.+?)(?:\^([+-]?[0-9])|([²³]))$")
-_BRACED = re.compile(r"^\{[^{}\s]{1,40}\}$")
+_COUNT = lazy(r"^([0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)([kMGT]?)$")
+_NUMERIC = lazy(r"^[+-]?[.0-9]|^\w*\d", re.UNICODE)  # a word that starts like a number, in any script
+_POWER = lazy(r"^(.+?)(?:\^([+-]?[0-9])|([²³]))$")
+_BRACED = lazy(r"^\{[^{}\s]{1,40}\}$")
 _POWERS_OF_TEN = {10.0 ** k: k for k in range(0, 22)}  # exact as doubles
-_TOKEN = re.compile(r"\s*(/|\*|·|⋅|\bper\b|[^\s/*·⋅]+)\s*")
+_TOKEN = lazy(r"\s*(/|\*|·|⋅|\bper\b|[^\s/*·⋅]+)\s*")
 # The prefixes a reader expects for each family, smallest first.
 _READABLE = {"s": ("n", "µ", "m", ""), "B": ("", "k", "M", "G", "T", "P"), "bit": ("", "k", "M", "G", "T"),
              "W": ("m", "", "k", "M", "G"), "Wh": ("m", "", "k", "M", "G"), "J": ("m", "", "k", "M", "G"),

@@ -16,6 +16,7 @@ from typing import Any
 import re
 from dataclasses import replace
 
+from ...core.patterns import lazy
 from ...core.findings import kind_of
 from ..evidence import is_number
 from ..selection import Where
@@ -326,7 +327,7 @@ KEYS = frozenset({
     "server_info", "total_input_text_tokens", "total_input_vision_tokens", "total_output_tokens_retokenized",
     "input_throughput", "total_throughput", "concurrency", "accept_length",  # SGLang
     "meta"})
-_STAT_KEY = re.compile(r"(mean|median|std|p(0|100|[1-9][0-9]?(\.[0-9]+)?))_(ttft|tpot|itl|e2el|e2e_latency)_ms")
+_STAT_KEY = lazy(r"(mean|median|std|p(0|100|[1-9][0-9]?(\.[0-9]+)?))_(ttft|tpot|itl|e2el|e2e_latency)_ms")
 
 
 def unknown(data: Any, where: Where) -> str | None:
