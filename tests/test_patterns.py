@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import importlib
 import re
+import stat
+
+import pytest
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorecard.core import regexstore
 from scorecard.core.patterns import _Lazy, lazy
 
 PATTERNS = [(r"\b(?:leads?|beats?)\b", re.IGNORECASE), (r"(\d+(?:\.\d+)?)\s?(×|x|%)", 0), (r"[,;:—–]|\s-\s", 0),
@@ -34,13 +38,81 @@ def test_it_compiles_on_first_use_and_keeps_what_it_gave():
     assert repr(made) == "lazy('a+b', 2)"
 
 
+def _package_patterns() -> list[_Lazy]:
+    """Every lazy pattern a module of the package holds at its top level."""
+    import pkgutil
+
+    import scorecard
+
+    found = []
+    for info in pkgutil.walk_packages(scorecard.__path__, "scorecard."):
+        if info.name.endswith("__main__"):  # importing it runs the command line
+            continue
+        module = importlib.import_module(info.name)
+        found += [value for value in vars(module).values() if isinstance(value, _Lazy)]
+    return found
+
+
 def test_every_lazy_pattern_of_the_package_compiles():
     """A typo in a pattern shows here, not on the first record that reaches it."""
-    count = 0
-    for name in ("stancewords", "typed", "pagetext"):
-        module = importlib.import_module(f"scorecard.measure.{name}")
-        for value in vars(module).values():
-            if isinstance(value, _Lazy):
-                assert isinstance(value.pattern, str) and value.groups >= 0  # both compile it
-                count += 1
-    assert count > 50
+    patterns = _package_patterns()
+    for value in patterns:
+        assert isinstance(value.pattern, str) and value.groups >= 0  # both compile it
+    assert len(patterns) > 70
+
+
+def test_a_kept_pattern_is_the_very_pattern_re_compiles(tmp_path, monkeypatch):
+    """core.regexstore: every package pattern, compiled afresh, kept, then loaded by a new store, equals
+    re.compile's (Pattern objects compare flags and code) and finds what it finds."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    sources = sorted({value._source for value in _package_patterns()})
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    fresh = [regexstore.compile_kept(p, f) for p, f in sources]
+    assert len(regexstore._STORE.made) == len(sources)  # every one could be kept
+    regexstore.keep()
+    [store] = (tmp_path / "scorecard" / "patterns").iterdir()
+    assert stat.S_IMODE(store.stat().st_mode) & 0o077 == 0
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    loaded = [regexstore.compile_kept(p, f) for p, f in sources]
+    assert regexstore._STORE.made == {}  # all from the store
+    for (p, f), one, two in zip(sources, fresh, loaded, strict=True):
+        assert one == two == re.compile(p, f) and two.groupindex == re.compile(p, f).groupindex
+    text = "We lead the bar by 12.5x; p50 of 3,200 ms vs 4 200 ms, not yet placed. /home/someone/x"
+    assert [[m.span() for m in one.finditer(text)] for one in fresh] == \
+        [[m.span() for m in two.finditer(text)] for two in loaded]
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "garbage", "wrong entry"])
+def test_a_damaged_store_is_a_miss_never_a_wrong_pattern(tmp_path, monkeypatch, damage):
+    import marshal
+
+    from scorecard.core.blake import blake2b
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    regexstore.compile_kept(r"(?P<n>\d+) ms", 0)
+    regexstore.keep()
+    [store] = (tmp_path / "scorecard" / "patterns").iterdir()
+    data = store.read_bytes()
+    if damage == "flip":
+        data = data[:40] + bytes([data[40] ^ 1]) + data[41:]
+    elif damage == "truncate":
+        data = data[:len(data) // 2]
+    else:  # a digest that checks out over what the engine must refuse or that is not an entry
+        entries = {(r"(?P<n>\d+) ms", 0): (0, b"\xff" * 8, 1, {"n": 1}, (None, "n"))} if damage == "wrong entry" \
+            else [1, 2, 3]
+        payload = marshal.dumps(entries)
+        data = blake2b(payload, digest_size=16).digest() + payload
+    store.write_bytes(data)
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    got = regexstore.compile_kept(r"(?P<n>\d+) ms", 0)
+    assert got == re.compile(r"(?P<n>\d+) ms") and got.search("took 35 ms")["n"] == "35"
+
+
+def test_no_store_is_read_or_written_without_a_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("SCORECARD_NO_CACHE", "1")
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    assert regexstore.compile_kept(r"a(b)", 0) == re.compile(r"a(b)")
+    regexstore.keep()
+    assert not (tmp_path / "scorecard").exists()

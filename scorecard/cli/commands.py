@@ -130,7 +130,8 @@ def serve(root: str | None, out: str | None, host: str, port: int | None, histor
             shutil.rmtree(out_dir, ignore_errors=True)  # a folder of its own: removed on exit
 
 
-_CACHE_KINDS = (("builds-", "the warm cache of {n} ledger{s}"), ("templates-", "compiled templates"))
+_CACHE_KINDS = (("builds-", "the warm cache of {n} ledger{s}"), ("templates-", "compiled templates"),
+                ("patterns", "compiled patterns"))
 
 
 @main.command()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.structs import slotted
+from ..core import regexstore
 from ..core.paths import PathProblem, builtin_templates
 from ..core.place import LedgerPlace
 from ..core.statuses import display_key
@@ -62,6 +63,7 @@ def validate(where: Path | LedgerPlace, cache: ParseCache | None = None, warm: b
     result = check(loaded, store, keep_marks=keep, memo=memo)
     if memo is not None:
         memo.save()
+    regexstore.keep()  # the patterns this run compiled, for the next (core/regexstore.py)
     return explain_suspects(result), store
 
 
@@ -148,6 +150,7 @@ def build(where: Path | LedgerPlace, out: Path, strict: bool = False, guard=None
     except TemplateError as exc:  # the write stage has already removed its temporary folder
         result.findings.append(template_finding(exc, place, builtin_templates()))
         return BuildOutcome(result, 0, None, True, notes=notes)
+    regexstore.keep()  # what rendering compiled too
     return BuildOutcome(result, count, out, False, sorted(resolved.files),
                         BuildState(result.ledger, store, resolved, site), notes, site.reused, site.parts)
 

@@ -11,6 +11,7 @@ Lazy import: shutil, to remove a folder (the pre-commit hook removes none, and s
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -247,6 +248,26 @@ def new_temporary(folder: Path) -> tuple[int, str]:
         except FileExistsError:
             continue
     raise FileExistsError(f"no free temporary name in {folder}")
+
+
+def write_atomic(path: Path, *chunks: bytes) -> bool:
+    """Write the chunks as the file at path, through a new temporary file renamed over it: readers see the old
+    file or the whole new one. False on failure, which leaves no file behind."""
+    tmp = None
+    try:
+        fd, tmp = new_temporary(path.parent)
+        with os.fdopen(fd, "wb") as fh:
+            for chunk in chunks:
+                fh.write(chunk)
+        os.replace(tmp, path)
+        tmp = None
+        return True
+    except OSError:
+        return False
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def check_editable(path: Path, root: Path, original: bytes) -> None:

@@ -4,12 +4,15 @@ The prose rules' patterns (stance words, typed numbers, page text: about 60) too
 tenth of a warm validate, where the records that could use them were all kept clean checks (ledger/checkmemo.py)
 and no pattern ran. `lazy` gives an object that compiles its pattern on the first attribute asked of it, then
 answers as the compiled pattern does (its methods are kept on it, so a call costs what a compiled pattern's does).
+The compiled form itself is kept between runs (regexstore.py).
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any, cast
+
+from .regexstore import compile_kept
 
 
 class _Lazy:
@@ -19,7 +22,7 @@ class _Lazy:
     def __getattr__(self, name: str) -> Any:  # only for what is not on it yet
         if name.startswith("__"):
             raise AttributeError(name)
-        value = getattr(re.compile(*self._source), name)
+        value = getattr(compile_kept(*self._source), name)
         setattr(self, name, value)
         return value
 

@@ -46,7 +46,7 @@ import yaml
 from .. import __version__
 from ..core.blake import blake2b
 from ..core.findings import Finding
-from ..core.paths import builtin_templates, new_temporary, remove_tree, user_cache_dir
+from ..core.paths import builtin_templates, remove_tree, user_cache_dir, write_atomic
 from .fieldchecks import RecordBase
 from .yamldoc import Document
 
@@ -242,22 +242,11 @@ def read_entry(path: Path) -> object | None:
 
 def write_entry(path: Path, value: object) -> None:
     """Write a cache file atomically (a temporary file renamed over it); a failure leaves no file."""
-    payload = marshal.dumps(cast(Any, value))
-    head = MAGIC + code_digest() + blake2b(payload, digest_size=DIGEST).digest()
-    tmp = None
     try:
-        fd, tmp = new_temporary(path.parent)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(head)
-            fh.write(payload)
-        os.replace(tmp, path)
-        tmp = None
-    except (OSError, ValueError):  # ValueError: a value marshal cannot write
-        pass
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        payload = marshal.dumps(cast(Any, value))
+    except ValueError:  # a value marshal cannot write
+        return
+    write_atomic(path, MAGIC + code_digest() + blake2b(payload, digest_size=DIGEST).digest(), payload)
 
 
 def _document_key(doc: Document) -> tuple:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from ..core.patterns import lazy
 from ..core.structs import frozen
 from . import stancewords as w, typed, units
 
@@ -194,24 +193,17 @@ def _compares(text: str, m: re.Match, kind: str) -> bool:
         return than or any(rest.startswith(f" {b}") for b in ("the bar", "the sota", "sota", "the state of the art",
                                                              "the rival", "the baseline"))
     if w.ADJECTIVE.fullmatch(m.group()):
-        return than or _ENDS_CLAUSE.match(rest) is not None
+        return than or w.ENDS_CLAUSE.match(rest) is not None
     return True
-
-
-_ENDS_CLAUSE = lazy(r"\s*(?:$|[.,;:!?()—–]|(?:by|on|at|in|for|with|across|over|against|vs|versus|overall|"
-                          r"today|now|still|too|here|again)\b)", re.IGNORECASE)
 
 
 def _said_as_verdict(text: str, m: re.Match, kind: str) -> bool:
     """A comparison naming nothing, said as a verdict (we lead, best-in-class), with its gap (54% faster), or as a
     comparative ending its clause (oursys is faster.): in a scorecard, against the bar."""
-    if w.VERDICT_WORD.fullmatch(m.group()) is not None or _NUMBER_BEFORE.search(text[:m.start()]) is not None:
+    if w.VERDICT_WORD.fullmatch(m.group()) is not None or w.NUMBER_BEFORE.search(text[:m.start()]) is not None:
         return True
     return kind in ("ahead", "behind") and w.ADJECTIVE.fullmatch(m.group()) is not None and \
-        _ENDS_CLAUSE.match(text[m.end():m.end() + 20]) is not None
-
-
-_NUMBER_BEFORE = lazy(r"\d(?:[.,]\d+)?\s?(?:%|×|x|[a-zµ/]{1,8})?\s?$", re.IGNORECASE)
+        w.ENDS_CLAUSE.match(text[m.end():m.end() + 20]) is not None
 
 
 def _object(text: str, m: re.Match, passive: bool = False) -> str | None:

@@ -121,3 +121,7 @@ RATIO = lazy(rf"(?<![\w.,])(\d+(?:\.\d+)?)\s?(×|x|X|%)\s+(?:of\s+)?(?:the\s+)?(
 INVERSE_NOUNS = ("speed", "throughput", "rate", "performance", "capacity")  # against a time: the inverse ratio
 # Letters that look Latin in other scripts, read as the Latin they show (a Cyrillic 'а' in 'fаster').
 CONFUSABLE = str.maketrans("аеорсухіјѕԁɡԛԝАЕОРСУХІЈЅВНКМТ", "aeopcyxijsdgqwAEOPCYXIJSBHKMT")
+# What may follow a comparative that ends its clause (oursys is faster.), and a gap just before a comparison (54% ...).
+ENDS_CLAUSE = lazy(r"\s*(?:$|[.,;:!?()—–]|(?:by|on|at|in|for|with|across|over|against|vs|versus|overall|"
+                   r"today|now|still|too|here|again)\b)", re.IGNORECASE)
+NUMBER_BEFORE = lazy(r"\d(?:[.,]\d+)?\s?(?:%|×|x|[a-zµ/]{1,8})?\s?$", re.IGNORECASE)
