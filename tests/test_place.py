@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import subprocess
 from datetime import date
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorecard.core import git
 from scorecard.core.paths import PathProblem
@@ -71,3 +74,23 @@ def test_a_path_is_read_only_inside_the_root(tmp_path):
         with pytest.raises(PathProblem):
             place.path(rel)
     assert place.rel(tmp_path / "ledger" / "claims" / "x.yaml") == "claims/x.yaml"
+
+
+_PART = st.sampled_from(["a", "b", "claims", "x.yaml", "é", ".", "..", "", " ", "a b", "A"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(["/", "//", "/a", "//a", "a", ".", "a/b", "/a/./b", "/a//b/"]), st.lists(_PART, max_size=5),
+       st.booleans())
+def test_a_path_is_named_as_relative_to_would_name_it(root, parts, absolute_child):
+    """rel's string fast path (issue 46) names every path as Path.relative_to does, or fails as it does."""
+    place = LedgerPlace.__new__(LedgerPlace)  # no resolve(): rel reads root alone
+    object.__setattr__(place, "root", Path(root))
+    path = Path(root).joinpath(*parts) if not absolute_child else Path("/" + "/".join(parts))
+    try:
+        want = path.relative_to(Path(root)).as_posix()
+    except ValueError:
+        with pytest.raises(ValueError):
+            place.rel(path)
+        return
+    assert place.rel(path) == want

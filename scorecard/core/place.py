@@ -62,6 +62,9 @@ class LedgerPlace:
 
     def rel(self, path: Path) -> str:
         """A path under the root, as the ledger names it (forward slashes)."""
+        top, text = str(self.root), str(path)  # pathlib's own text, normalised: cut as relative_to would, faster
+        if len(text) > len(top) + 1 and text[len(top)] == os.sep and top[-1:] != os.sep and text.startswith(top):
+            return text[len(top) + 1:].replace(os.sep, "/")
         return path.relative_to(self.root).as_posix()
 
     def stays_inside(self, path: Path, rel: str) -> Path:

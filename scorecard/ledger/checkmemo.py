@@ -145,15 +145,20 @@ class CheckMemo:
 
 def _holds(store: ArtifactStore, kept: tuple) -> bool:
     """Whether every question a clean check asked gets the same answer now (asked of store, in order, as the
-    check would ask them), and its path queries would run again within what is left of the run's budget (all of
-    their work, and QUERY_MARGIN times their time); then that share of the budget is spent again."""
+    check would ask them; each question asked once a run, its answer kept in store.answers), and its path queries
+    would run again within what is left of the run's budget (all of their work, and QUERY_MARGIN times their
+    time); then that share of the budget is spent again."""
     try:
         asked, work, seconds = kept
         if work and (budget.spent["work"] + work >= budget.RUN_WORK_BUDGET or
                      budget.spent["seconds"] + QUERY_MARGIN * seconds >= budget.RUN_TIME_BUDGET):
             return False
+        answers = store.answers  # each question answered once a run: many records cite the same files
         for op, rel, answer in asked:
-            if ask(store, op, rel)[0] != answer:
+            now = answers.get((op, rel))
+            if now is None:
+                now = answers[(op, rel)] = ask(store, op, rel)[0]
+            if now != answer:
                 return False
     except (TypeError, ValueError):  # an entry of another shape: not a hit
         return False

@@ -176,6 +176,7 @@ class ArtifactStore:
         self._located: dict[str, tuple[Path, str] | PathProblem] = {}
         self._folded: dict[str, str] = {}  # casefolded path -> the first spelling located
         self._git_dates: dict[str, tuple[date, str]] | None = None  # evidence/ file -> (last commit date, blob)
+        self.answers: dict[tuple[str, str], tuple] = {}  # ledger.checkmemo's answers to its questions, this run's
 
     def locate(self, rel: str) -> tuple[Path, str]:
         """(path, kind) of a ledger file, kind 'file', 'dir' or 'missing'; PathProblem if unsafe. Cached.
