@@ -113,7 +113,9 @@ def test_validate_loads_nothing_it_does_not_need(base_ledger):
              "pydantic.main", "pydantic._internal._generate_schema", "scorecard.ledger.schemadef",
              # libraries the hook never calls (issue 46, third session): OpenSSL's digests, worker processes, folder
              # removal, temporary files, pickled keys, suggestions, dates' calendar, HTML entities
-             "hashlib", "_hashlib", "multiprocessing", "shutil", "tempfile", "pickle", "difflib", "calendar", "html"}
+             "hashlib", "_hashlib", "multiprocessing", "shutil", "tempfile", "pickle", "difflib", "calendar", "html",
+             # no tool reader for a ledger whose JSON is no tool's output (issue 46, item 4)
+             "scorecard.measure.tools.base", "scorecard.measure.tools.hyperfine", "scorecard.measure.tools.serving"}
     assert loaded & heavy == set()
 
 
@@ -132,7 +134,8 @@ def test_a_build_pays_only_for_the_forms_its_ledger_uses(base_ledger, tmp_path):
     unused = {"scorecard.measure.jsonquery", "jsonpath_rfc9535", "scorecard.measure.expr", "scorecard.measure.formula",
               "scorecard.measure.algebra", "scorecard.ledger.versions", "scorecard.history.walk",
               "scorecard.site.sandbox", "jinja2.sandbox", "scorecard.cli.review", "scorecard.cli.diff",
-              "scorecard.cli.serve", "pydantic.main", "scorecard.ledger.schemadef"}
+              "scorecard.cli.serve", "pydantic.main", "scorecard.ledger.schemadef",
+              "scorecard.measure.tools.base", "scorecard.measure.tools.hyperfine", "scorecard.measure.tools.serving"}
     assert loaded & unused == set()
 
 

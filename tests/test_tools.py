@@ -255,6 +255,43 @@ def test_every_tool_file_is_recognised_as_its_tool_and_no_other_evidence_is():
     assert recognised == RECOGNISED_ELSEWHERE
 
 
+def _tool_files() -> list[tuple[str, dict]]:
+    """(format, data) of every tool file in tests/tools."""
+    found = []
+    for path in sorted(TOOLS.glob("**/*.json")):
+        try:
+            data = json.loads(path.read_text())
+        except (ValueError, UnicodeDecodeError):
+            continue
+        fmt = tools.recognise(data)
+        if fmt is not None:
+            found.append((fmt.NAME, data))
+    return found
+
+
+TOOL_FILES = _tool_files()
+
+
+def test_no_format_recognises_a_file_without_one_of_the_keys_that_let_it_be_read():
+    """tools.KEYS lets a file with none of them skip every format module (issue 46): each format's own recognise
+    must refuse such a file, or a tool's output would go unrecognised."""
+    assert {name for name, _ in TOOL_FILES} == set(tools.NAMES)  # every format has an example here
+    for _, data in TOOL_FILES:
+        without = {k: v for k, v in data.items() if k not in tools.KEYS}
+        assert not any(fmt.recognise(without) for fmt in tools.FORMATS.values())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_file_any_format_recognises_has_one_of_the_keys(data):
+    name, whole = data.draw(st.sampled_from(TOOL_FILES))
+    keys = data.draw(st.lists(st.sampled_from(sorted(whole)), unique=True))
+    part = {k: whole[k] for k in keys}
+    for fmt in tools.FORMATS.values():
+        if fmt.recognise(part):
+            assert any(k in part for k in tools.KEYS), (fmt.NAME, keys)
+
+
 # Evidence outside tests/tools that carries a tool's whole signature (the example ledger and the corpus).
 RECOGNISED_ELSEWHERE = {
     "tests/ledgers/bad/conditions-gap-across-them/evidence/serving.json": "serving",

@@ -4,33 +4,59 @@ One module per tool knows, from the tool's documentation and source, where its r
 metric, which numbers are statistics it computed and which are spreads, what marks a failed run, and the keys
 its writer always emits (its signature). `format:` in a selection reads an entry by the tool's own words; a file
 carrying a whole signature is recognised, and a pointer or path into it is judged by the same semantics.
+
+Lazy imports: the format modules and base.py (FORMATS, Picked, Request, Sibling, Inconsistent), when a file may be
+a tool's or a selection names a format: a ledger whose JSON is no tool's output never loads them (issue 46).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+import functools
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-
-from ..selection import Where
-from . import asv, google_benchmark, hyperfine, pyperf, pytest_benchmark, serving
 from ...core.toolnames import TOOL_FORMATS
-from .base import Inconsistent, Picked, Request, Sibling
 
-FORMATS: dict[str, ModuleType] = {m.NAME: m for m in (hyperfine, pytest_benchmark, pyperf, google_benchmark, asv,
-                                                      serving)}
-NAMES = tuple(FORMATS)
-assert NAMES == TOOL_FORMATS, "core.toolnames lists the formats measure.tools reads"
+if TYPE_CHECKING:
+    from ..selection import Where
+    from .base import Inconsistent, Picked, Request, Sibling
+
+    FORMATS: dict[str, ModuleType]
+
+# Every format's signature holds one of these top-level keys, so a file with none of them is no tool's output and
+# is answered without a format module (tests/test_tools.py holds every format to it).
+KEYS = ("results", "benchmarks", "backend")
+NAMES = TOOL_FORMATS
+_BASE = ("Inconsistent", "Picked", "Request", "Sibling")
 
 __all__ = ["FORMATS", "Inconsistent", "NAMES", "Picked", "Request", "Sibling", "alone_at", "behind", "failed_at",
            "interval_at", "partly", "pick", "pooled", "recognise", "recognised", "short_form", "stated_unit",
            "statistic_at", "unknown_at"]
 
 
+@functools.cache
+def formats() -> dict[str, ModuleType]:
+    """The format modules by name, imported when first asked."""
+    from . import asv, google_benchmark, hyperfine, pyperf, pytest_benchmark, serving
+
+    found = {m.NAME: m for m in (hyperfine, pytest_benchmark, pyperf, google_benchmark, asv, serving)}
+    assert tuple(found) == TOOL_FORMATS, "core.toolnames lists the formats measure.tools reads"
+    return found
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FORMATS":
+        return formats()
+    if name in _BASE:
+        from . import base
+
+        return getattr(base, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def pick(name: str, data: Any, req: Request) -> Picked:
     """The runs (or the tool's own statistic) a format selection names; refused with what is wrong."""
-    fmt = FORMATS[name]
+    fmt = formats()[name]
     if not fmt.recognise(data):
         other = recognise(data)
         said = f"; it looks like {other.NAME} output" if other is not None else ""
@@ -42,7 +68,9 @@ def pick(name: str, data: Any, req: Request) -> Picked:
 
 def recognise(data: Any) -> ModuleType | None:
     """The format whose whole signature the file carries, or None."""
-    return next((fmt for fmt in FORMATS.values() if fmt.recognise(data)), None)
+    if not (isinstance(data, dict) and any(key in data for key in KEYS)):
+        return None
+    return next((fmt for fmt in formats().values() if fmt.recognise(data)), None)
 
 
 def recognised(art: Any) -> ModuleType | None:
@@ -50,7 +78,7 @@ def recognised(art: Any) -> ModuleType | None:
     if not art.tool_known:
         fmt = recognise(art.data)
         art.tool, art.tool_known = (fmt.NAME if fmt is not None else None), True
-    return FORMATS[art.tool] if art.tool is not None else None
+    return formats()[art.tool] if art.tool is not None else None
 
 
 def _ask(fmt: ModuleType | None, question: str, *args: Any) -> Any:
