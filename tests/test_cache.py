@@ -327,3 +327,15 @@ def test_a_record_moved_to_another_category_leaves_no_stale_link_on_its_artifact
     outcome, warm, cold = warm_and_cold(ledger, tmp_path, "moved")
     assert warm == cold
     assert b"cost-efficiency/index.html#decode-throughput" in warm["_files/evidence/sample/latency.json.html"]
+
+
+def test_compiled_patterns_are_kept_by_a_warm_validate_and_by_no_other_run(ledger, tmp_path):
+    """core/regexstore.py is part of the warm cache: `validate --no-cache` and other commands leave the user's
+    cache folder without it (the hostile pass found `--no-cache` writing it); a warm validate keeps it."""
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    store = tmp_path / "cache" / "scorecard" / "patterns"
+    for args in (["validate", "--no-cache", "--root", str(ledger)], ["rules"], ["cache"]):
+        assert run_cli(*args, env=env).returncode == 0, args
+        assert not store.exists(), args
+    assert run_cli("validate", "--root", str(ledger), env=env).returncode == 0
+    assert [p.name[:9] for p in store.iterdir()] == ["patterns-"]

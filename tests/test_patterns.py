@@ -66,13 +66,13 @@ def test_a_kept_pattern_is_the_very_pattern_re_compiles(tmp_path, monkeypatch):
     re.compile's (Pattern objects compare flags and code) and finds what it finds."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     sources = sorted({value._source for value in _package_patterns()})
-    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store(enabled=True))
     fresh = [regexstore.compile_kept(p, f) for p, f in sources]
     assert len(regexstore._STORE.made) == len(sources)  # every one could be kept
     regexstore.keep()
     [store] = (tmp_path / "scorecard" / "patterns").iterdir()
     assert stat.S_IMODE(store.stat().st_mode) & 0o077 == 0
-    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store(enabled=True))
     loaded = [regexstore.compile_kept(p, f) for p, f in sources]
     assert regexstore._STORE.made == {}  # all from the store
     for (p, f), one, two in zip(sources, fresh, loaded, strict=True):
@@ -89,7 +89,7 @@ def test_a_damaged_store_is_a_miss_never_a_wrong_pattern(tmp_path, monkeypatch, 
     from scorecard.core.blake import blake2b
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store(enabled=True))
     regexstore.compile_kept(r"(?P<n>\d+) ms", 0)
     regexstore.keep()
     [store] = (tmp_path / "scorecard" / "patterns").iterdir()
@@ -104,15 +104,54 @@ def test_a_damaged_store_is_a_miss_never_a_wrong_pattern(tmp_path, monkeypatch, 
         payload = marshal.dumps(entries)
         data = blake2b(payload, digest_size=16).digest() + payload
     store.write_bytes(data)
-    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store(enabled=True))
     got = regexstore.compile_kept(r"(?P<n>\d+) ms", 0)
     assert got == re.compile(r"(?P<n>\d+) ms") and got.search("took 35 ms")["n"] == "35"
+
+
+def test_a_cache_folder_that_cannot_be_had_is_no_store_never_an_error(tmp_path, monkeypatch):
+    """A name too long, a folder of another's, no home: the hostile pass found each made every command a
+    traceback (the last-resort handler prints through a lazy pattern too)."""
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store(enabled=True))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / ("a" * 300)))
+    assert regexstore.compile_kept(r"a(b)", 0) == re.compile(r"a(b)")
+    regexstore.keep()
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.delenv("HOME")
+    monkeypatch.setattr("pathlib.Path.home", lambda: (_ for _ in ()).throw(RuntimeError("no home")))
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store(enabled=True))
+    assert regexstore.compile_kept(r"a(c)", 0) == re.compile(r"a(c)")
+    regexstore.keep()
+
+
+def test_a_store_that_is_a_fifo_is_a_miss_never_a_hang(tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store(enabled=True))
+    regexstore.compile_kept(r"x+", 0)
+    regexstore.keep()
+    [store] = (tmp_path / "scorecard" / "patterns").iterdir()
+    store.unlink()
+    os.mkfifo(store)
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store(enabled=True))
+    assert regexstore.compile_kept(r"x+", 0) == re.compile(r"x+")
+
+
+def test_only_a_warm_run_reads_or_keeps_the_store(tmp_path, monkeypatch):
+    """The store is part of the warm cache: `validate --no-cache` left the user's cache folder untouched before it
+    and does still (the hostile pass)."""
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert regexstore.compile_kept(r"a(d)", 0) == re.compile(r"a(d)")
+    regexstore.keep()
+    assert not (tmp_path / "scorecard").exists()
 
 
 def test_no_store_is_read_or_written_without_a_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setenv("SCORECARD_NO_CACHE", "1")
-    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store(enabled=True))
     assert regexstore.compile_kept(r"a(b)", 0) == re.compile(r"a(b)")
     regexstore.keep()
     assert not (tmp_path / "scorecard").exists()

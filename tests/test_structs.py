@@ -11,6 +11,7 @@ import copy
 import dataclasses
 import difflib
 import hashlib
+import inspect
 import os
 import pickle
 import stat
@@ -102,6 +103,9 @@ def test_a_frozen_struct_answers_as_a_frozen_slotted_dataclass(one, two, cut1, c
             delattr(x, name)
     assert [f.name for f in dataclasses.fields(ours)] == [f.name for f in dataclasses.fields(theirs)]
     assert ours.__match_args__ == theirs.__match_args__ and ours.__slots__ == theirs.__slots__
+    assert repr(ours.__dataclass_params__) == repr(theirs.__dataclass_params__)
+    assert str(inspect.signature(ours.__init__)) == str(inspect.signature(theirs.__init__))
+    assert ours.__init__.__module__ == theirs.__init__.__module__
 
 
 @settings(max_examples=200, deadline=None)
@@ -111,6 +115,7 @@ def test_a_slotted_struct_answers_as_a_slotted_dataclass(one, two, cut1, cut2):
     x, y, tx, ty = _made(ours, one, cut1), _made(ours, two, cut2), _made(theirs, one, cut1), _made(theirs, two, cut2)
     assert repr(x).replace("Mine", "Dslo") == repr(tx) and (x == y) == (tx == ty) and x != tx
     assert ours.__hash__ is None and theirs.__hash__ is None  # mutable and compared by value: unhashable
+    assert repr(ours.__dataclass_params__) == repr(theirs.__dataclass_params__)
     x.a = tx.a = 99
     x.c = tx.c = [1]
     assert repr(x).replace("Mine", "Dslo") == repr(tx) and pickle.loads(pickle.dumps(x)) == x
@@ -165,3 +170,15 @@ def test_a_new_temporary_file_is_the_users_alone_and_new(tmp_path):
     assert stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) & 0o077 == 0 and info.st_size == 0
     names = {new_temporary(tmp_path)[1] for _ in range(50)}
     assert len(names) == 50 and name not in names
+
+
+def test_a_frozen_structs_subclass_is_checked_as_dataclasses_check_it():
+    @dataclasses.dataclass(frozen=True)
+    class Frozen(Ours):
+        more: int = 0
+
+    assert Frozen(1, more=2).more == 2
+    with pytest.raises(TypeError, match="non-frozen dataclass from a frozen one"):
+        @dataclasses.dataclass
+        class Thawed(Ours):
+            more: int = 0

@@ -48,6 +48,7 @@ def validate(where: Path | LedgerPlace, cache: ParseCache | None = None, warm: b
     """
     place = place_of(where)
     budget.reset_run()  # every path: query of this run shares one budget
+    regexstore.use(warm)  # compiled patterns are kept by warm runs only (core/regexstore.py)
     known = folder = None
     if warm:  # parsed files are kept from the second run on this machine: a one-off run pays nothing
         known = ledger_folder(place)

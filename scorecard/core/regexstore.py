@@ -11,7 +11,9 @@ than checking it. Here the engine's input is kept, and a later run gives it to t
 - What is kept is what re.compile made: an entry is stored only when the pattern the engine builds from it equals
   re.compile's (Pattern objects compare their code), and on a later run a pattern that cannot be loaded is compiled
   afresh. So a run with the store behaves as one without it; it is only faster.
-- SCORECARD_NO_CACHE=1 turns it off, as it does every cache.
+- It is part of the warm cache: only a warm validate or build reads and writes it (pipeline.py turns it on with
+  `use`), so `--no-cache` and SCORECARD_NO_CACHE=1 leave it alone, and any other command never touches it. A
+  folder or file that cannot be had (not this user's, a name too long, no home) is no store, never an error.
 
 Lazy import: re's parser and compiler internals, when a pattern is not kept yet (its first run on a Python build).
 """
@@ -19,6 +21,7 @@ Lazy import: re's parser and compiler internals, when a pattern is not kept yet 
 from __future__ import annotations
 
 import marshal
+import os
 import re
 import sys
 from array import array
@@ -28,16 +31,18 @@ from typing import Any
 import _sre  # type: ignore[import-not-found]  # re's C engine, which every compiled pattern runs on
 
 from .blake import blake2b
-from .paths import cache_home, user_cache_dir, write_atomic
+from .paths import PathProblem, cache_home, read_regular, user_cache_dir, write_atomic
 
 FORMAT = 1
+MAX_BYTES = 1 << 24  # a store larger than this is not read
 _Entry = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]
 
 
 class _Store:
     """The kept entries (read once, when a pattern is first compiled) and those made in this run."""
 
-    def __init__(self) -> None:
+    def __init__(self, enabled: bool = False) -> None:
+        self.enabled = enabled
         self.kept: dict[tuple[str, int], _Entry] | None = None
         self.made: dict[tuple[str, int], _Entry] = {}
 
@@ -50,8 +55,15 @@ class _Store:
 _STORE = _Store()
 
 
+def use(enabled: bool) -> None:
+    """Read and keep compiled patterns from now on (a warm run), or not (a run that reads and writes no cache)."""
+    _STORE.enabled = enabled
+
+
 def compile_kept(pattern: str, flags: int) -> re.Pattern[str]:
     """re.compile(pattern, flags), from the store when it holds the pattern."""
+    if not _STORE.enabled:
+        return re.compile(pattern, flags)
     entry = _STORE.entries().get((pattern, flags))
     if entry is not None:
         try:
@@ -71,7 +83,7 @@ def compile_kept(pattern: str, flags: int) -> re.Pattern[str]:
 
 def keep() -> None:
     """Write the patterns this run compiled afresh into the store (atomically; a failure keeps nothing)."""
-    if not _STORE.made:
+    if not (_STORE.enabled and _STORE.made):
         return
     path = _path()
     if path is None:
@@ -105,12 +117,15 @@ def _entry(pattern: str, flags: int) -> _Entry | None:
 
 def _path(create: bool = True) -> Path | None:
     """The store's file, in a folder this user alone can write (made if need be, unless create is False), or None."""
-    if array("I").itemsize != _sre.CODESIZE:
+    if os.environ.get("SCORECARD_NO_CACHE") or array("I").itemsize != _sre.CODESIZE:
         return None
-    home = cache_home()
-    if home is None or not (create or (home / "patterns").is_dir()):
-        return None  # reading makes no folder (`scorecard cache --clear` leaves none behind)
-    folder = user_cache_dir("patterns")
+    try:
+        home = cache_home()
+        if home is None or not (create or (home / "patterns").is_dir()):
+            return None  # reading makes no folder (`scorecard cache --clear` leaves none behind)
+        folder = user_cache_dir("patterns")
+    except (OSError, RuntimeError, ValueError):  # no home, a name too long, a folder that is not the user's
+        return None
     if folder is None:
         return None
     build = f"{FORMAT} {sys.version} {sys.implementation.cache_tag} {_sre.MAGIC} {_sre.CODESIZE}".encode()
@@ -122,12 +137,11 @@ def _read() -> dict[tuple[str, int], _Entry]:
     if path is None:
         return {}
     try:
-        with path.open("rb") as fh:
-            data = fh.read(1 << 24)
+        data = read_regular(path, path.name, MAX_BYTES)  # non-blocking, a regular file, bounded
         payload = data[16:]
         if blake2b(payload, digest_size=16).digest() != data[:16]:
             return {}
         entries = marshal.loads(payload)
         return entries if isinstance(entries, dict) else {}
-    except (OSError, EOFError, ValueError, TypeError):
+    except (OSError, PathProblem, EOFError, ValueError, TypeError):
         return {}

@@ -26,6 +26,16 @@ _SET = object.__setattr__
 _NO_DEFAULT = dataclasses.MISSING
 
 
+class _Factory:
+    """The default of an argument whose field has a default_factory (shown as dataclasses show it)."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY = _Factory()
+
+
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, dataclasses.Field))
 def frozen(cls: type[T]) -> type[T]:
     """@dataclass(frozen=True, slots=True), with only __init__ compiled (see the module's docstring)."""
@@ -49,6 +59,7 @@ def frozen(cls: type[T]) -> type[T]:
             _SET(self, name, value)
 
     made.__getstate__, made.__setstate__ = __getstate__, __setstate__
+    _say(made, frozen=True)
     return made
 
 
@@ -59,13 +70,22 @@ def slotted(cls: type[T]) -> type[T]:
     fields = dataclasses.fields(made)
     _comparisons(made, tuple(f.name for f in fields if f.compare), hashable=False)
     made.__repr__ = _repr(tuple(f.name for f in fields if f.repr))
+    _say(made, frozen=False)
     return made
+
+
+def _say(cls: Any, frozen: bool) -> None:
+    """__dataclass_params__ as dataclasses would have written it, so that dataclasses' own checks (a frozen class's
+    subclass must be frozen too) hold."""
+    params = cls.__dataclass_params__
+    params.init = params.repr = params.eq = True
+    params.frozen = frozen
 
 
 def _init(cls: type, fields: tuple[dataclasses.Field, ...]) -> Callable[..., None]:
     """The class's __init__, compiled from source as dataclasses compiles a frozen class's: each field set with
     object.__setattr__ from its argument, its default, or its default_factory called when no argument is given."""
-    env: dict[str, object] = {"__set": _SET, "__none": _NO_DEFAULT}
+    env: dict[str, object] = {"__set": _SET, "__factory": _FACTORY, "__name__": cls.__module__}
     params, body = [], []
     seen_default = False
     for i, f in enumerate(fields):
@@ -75,8 +95,8 @@ def _init(cls: type, fields: tuple[dataclasses.Field, ...]) -> Callable[..., Non
             params.append(f"{f.name}=__d{i}")
         elif f.default_factory is not _NO_DEFAULT:
             env[f"__f{i}"] = f.default_factory
-            params.append(f"{f.name}=__none")
-            value = f"__f{i}() if {f.name} is __none else {f.name}"
+            params.append(f"{f.name}=__factory")
+            value = f"__f{i}() if {f.name} is __factory else {f.name}"
         elif seen_default:
             raise TypeError(f"non-default argument {f.name!r} follows default argument")
         else:
@@ -87,6 +107,7 @@ def _init(cls: type, fields: tuple[dataclasses.Field, ...]) -> Callable[..., Non
     exec(source, env)  # the text is made of field names, which are Python identifiers; values stay in env
     init: Any = env["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
     return init
 
 
