@@ -339,3 +339,12 @@ def test_compiled_patterns_are_kept_by_a_warm_validate_and_by_no_other_run(ledge
         assert not store.exists(), args
     assert run_cli("validate", "--root", str(ledger), env=env).returncode == 0
     assert [p.name[:9] for p in store.iterdir()] == ["patterns-"]
+
+
+def test_the_code_digests_listing_names_each_file_by_its_path_below_the_folder(tmp_path):
+    for rel in ("a.py", "sub/b.py", "sub/deeper/c.html", "sub/__pycache__/b.cpython-311.pyc", "x.pyc"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(rel)
+    listed = cache.files_below(tmp_path)
+    assert [rel for rel, _, _ in listed] == ["a.py", "sub/b.py", "sub/deeper/c.html"]
+    assert all(size == len(rel) and mtime == (tmp_path / rel).stat().st_mtime_ns for rel, size, mtime in listed)

@@ -95,10 +95,11 @@ def files_below(folder: Path) -> list[tuple[str, int, int]]:
     out = []
     for top, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        rel = os.path.relpath(top, folder).replace(os.sep, "/")  # once a folder: relpath per file was two thirds
+        prefix = "" if rel == "." else rel + "/"
         for name in sorted(n for n in names if not n.endswith(".pyc")):
             st = os.stat(os.path.join(top, name))
-            out.append((os.path.relpath(os.path.join(top, name), folder).replace(os.sep, "/"), st.st_size,
-                        st.st_mtime_ns))
+            out.append((prefix + name, st.st_size, st.st_mtime_ns))
     return out
 
 
