@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import marshal
 import os
 import re
 import stat
 from pathlib import Path
+from typing import Any, cast
+
+from .blake import blake2b
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")
@@ -35,6 +39,7 @@ VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs", ".fossil", "CV
 _VCS_FOLDED = frozenset(name.casefold() for name in VCS_FOLDERS)  # .GIT is .git where names fold (macOS, Windows)
 # The largest evidence artifact or trace target read (documented in docs/security.md).
 MAX_ARTIFACT_BYTES = 16 * 1024 * 1024
+CHECK_DIGEST = 16  # bytes of the BLAKE2b digest a checked file carries of its payload
 _LINK_HINT = "replace the symlink with the file itself"
 
 
@@ -268,6 +273,33 @@ def write_atomic(path: Path, *chunks: bytes) -> bool:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def write_checked(path: Path, value: object, head: bytes = b"") -> bool:
+    """value marshalled (data only, never code) into the file at path, atomically, after head and a digest of its
+    payload; False if it cannot be written. read_checked gives it back only while both check out."""
+    try:
+        payload = marshal.dumps(cast(Any, value))
+    except ValueError:  # a value marshal cannot write
+        return False
+    return write_atomic(path, head, blake2b(payload, digest_size=CHECK_DIGEST).digest(), payload)
+
+
+def read_checked(path: Path, limit: int, head: bytes = b"") -> object | None:
+    """What write_checked wrote at path with this head, or None when the file is missing, has another head, is
+    damaged, is over limit, or is no regular file (read as every file is: non-blocking, bounded)."""
+    try:
+        data = read_regular(path, path.name, len(head) + CHECK_DIGEST + limit)
+    except (OSError, PathProblem):
+        return None
+    payload = data[len(head) + CHECK_DIGEST:]
+    if data[:len(head)] != head or blake2b(payload, digest_size=CHECK_DIGEST).digest() != \
+            data[len(head):len(head) + CHECK_DIGEST]:
+        return None
+    try:
+        return marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
 
 
 def check_editable(path: Path, root: Path, original: bytes) -> None:

@@ -20,7 +20,6 @@ Lazy import: re's parser and compiler internals, when a pattern is not kept yet 
 
 from __future__ import annotations
 
-import marshal
 import os
 import re
 import sys
@@ -31,7 +30,7 @@ from typing import Any
 import _sre  # type: ignore[import-not-found]  # re's C engine, which every compiled pattern runs on
 
 from .blake import blake2b
-from .paths import PathProblem, cache_home, read_regular, user_cache_dir, write_atomic
+from .paths import cache_home, read_checked, user_cache_dir, write_checked
 
 FORMAT = 1
 MAX_BYTES = 1 << 24  # a store larger than this is not read
@@ -89,8 +88,7 @@ def keep() -> None:
     if path is None:
         return
     entries = {**_STORE.entries(), **_STORE.made}
-    payload = marshal.dumps(entries)
-    if write_atomic(path, blake2b(payload, digest_size=16).digest(), payload):
+    if write_checked(path, entries):
         _STORE.kept, _STORE.made = entries, {}
 
 
@@ -134,14 +132,5 @@ def _path(create: bool = True) -> Path | None:
 
 def _read() -> dict[tuple[str, int], _Entry]:
     path = _path(create=False)
-    if path is None:
-        return {}
-    try:
-        data = read_regular(path, path.name, MAX_BYTES)  # non-blocking, a regular file, bounded
-        payload = data[16:]
-        if blake2b(payload, digest_size=16).digest() != data[:16]:
-            return {}
-        entries = marshal.loads(payload)
-        return entries if isinstance(entries, dict) else {}
-    except (OSError, PathProblem, EOFError, ValueError, TypeError):
-        return {}
+    entries = read_checked(path, MAX_BYTES) if path is not None else None
+    return entries if isinstance(entries, dict) else {}

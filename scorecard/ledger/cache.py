@@ -46,7 +46,7 @@ import yaml
 from .. import __version__
 from ..core.blake import blake2b
 from ..core.findings import Finding
-from ..core.paths import builtin_templates, remove_tree, user_cache_dir, write_atomic
+from ..core.paths import builtin_templates, read_checked, remove_tree, user_cache_dir, write_checked
 from .fieldchecks import RecordBase
 from .yamldoc import Document
 
@@ -225,29 +225,12 @@ def clear(home: Path) -> str | None:
 
 def read_entry(path: Path) -> object | None:
     """The payload of a cache file, or None when it is missing, written by other code, or damaged."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(len(MAGIC) + 2 * DIGEST)
-            if head[:len(MAGIC)] != MAGIC or head[len(MAGIC):len(MAGIC) + DIGEST] != code_digest():
-                return None
-            payload = fh.read(MAX_ENTRY_BYTES + 1)
-    except OSError:
-        return None
-    if len(payload) > MAX_ENTRY_BYTES or blake2b(payload, digest_size=DIGEST).digest() != head[-DIGEST:]:
-        return None
-    try:
-        return marshal.loads(payload)
-    except (EOFError, ValueError, TypeError):
-        return None
+    return read_checked(path, MAX_ENTRY_BYTES, MAGIC + code_digest())
 
 
 def write_entry(path: Path, value: object) -> None:
     """Write a cache file atomically (a temporary file renamed over it); a failure leaves no file."""
-    try:
-        payload = marshal.dumps(cast(Any, value))
-    except ValueError:  # a value marshal cannot write
-        return
-    write_atomic(path, MAGIC + code_digest() + blake2b(payload, digest_size=DIGEST).digest(), payload)
+    write_checked(path, value, MAGIC + code_digest())
 
 
 def _document_key(doc: Document) -> tuple:
