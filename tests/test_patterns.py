@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 import re
 import stat
 
@@ -99,8 +100,8 @@ def test_a_damaged_store_is_a_miss_never_a_wrong_pattern(tmp_path, monkeypatch, 
     elif damage == "truncate":
         data = data[:len(data) // 2]
     else:  # a digest that checks out over what the engine must refuse or that is not an entry
-        entries = {(r"(?P<n>\d+) ms", 0): (0, b"\xff" * 8, 1, {"n": 1}, (None, "n"))} if damage == "wrong entry" \
-            else [1, 2, 3]
+        wrong = {(r"(?P<n>\d+) ms", 0): (0, b"\xff" * 8, 1, {"n": 1}, (None, "n"))}
+        entries = {"patterns": wrong, "imports": wrong} if damage == "wrong entry" else [1, 2, 3]
         payload = marshal.dumps(entries)
         data = blake2b(payload, digest_size=16).digest() + payload
     store.write_bytes(data)
@@ -155,3 +156,123 @@ def test_no_store_is_read_or_written_without_a_cache(tmp_path, monkeypatch):
     assert regexstore.compile_kept(r"a(b)", 0) == re.compile(r"a(b)")
     regexstore.keep()
     assert not (tmp_path / "scorecard").exists()
+
+
+# The imports' patterns (issue 46, fourth session): noted when a process's first warm run starts, seeded into re's
+# own cache by the launcher of the next warm validate or build.
+
+def _import_pattern(tag: str) -> str:
+    return rf"(?P<{tag}>[\u00a0-\ud7ff]+|\d{{3}})-{tag}"  # unique to the test: never in re's cache before it
+
+
+def _note_and_keep(tmp_path, monkeypatch, pattern: str, flags: int = 0) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    re.purge()  # a new process: re's cache holds only what its imports compiled
+    re.compile(pattern, flags)  # as an import compiles a module-level pattern
+    regexstore.use(True)  # a warm run starts: it notes what is in re's cache
+    regexstore.keep()
+    re._cache.pop((str, pattern, flags), None)  # type: ignore[attr-defined]  # a new process's cache
+
+
+def test_an_imports_pattern_is_seeded_into_res_cache_as_the_very_pattern_re_compiles(tmp_path, monkeypatch):
+    pattern = _import_pattern("seeded")
+    _note_and_keep(tmp_path, monkeypatch, pattern, re.IGNORECASE)
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    assert regexstore.seed(["--root", "x", "validate"]) >= 1
+    seeded = re._cache[(str, pattern, re.IGNORECASE.value)]  # type: ignore[attr-defined]
+    assert re.compile(pattern, re.IGNORECASE) is seeded  # what the import's re.compile gets
+    from re import _compiler  # type: ignore[attr-defined]
+
+    fresh = _compiler.compile(pattern, re.IGNORECASE)  # compiled afresh, past re's cache
+    assert seeded == fresh and seeded.groupindex == fresh.groupindex and seeded.flags == fresh.flags
+    text = "abc 12 \u00e9T\u00e9-SEEDED"
+    assert [m.span() for m in seeded.finditer(text)] == [m.span() for m in fresh.finditer(text)] != []
+
+
+@pytest.mark.parametrize("argv", [["validate", "--no-cache"], ["build", "--no-cache"], ["export"], ["check"], []])
+def test_only_a_warm_validate_or_build_is_seeded(tmp_path, monkeypatch, argv):
+    pattern = _import_pattern("unseeded")
+    _note_and_keep(tmp_path, monkeypatch, pattern)
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    assert regexstore.seed(argv) == 0 and (str, pattern, 0) not in re._cache  # type: ignore[attr-defined]
+    assert regexstore._STORE.kept is None  # the store was not even read
+
+
+def test_no_cache_in_the_environment_seeds_nothing_and_notes_nothing(tmp_path, monkeypatch):
+    pattern = _import_pattern("envoff")
+    _note_and_keep(tmp_path, monkeypatch, pattern)
+    monkeypatch.setenv("SCORECARD_NO_CACHE", "1")
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    assert regexstore.seed(["validate"]) == 0 and (str, pattern, 0) not in re._cache  # type: ignore[attr-defined]
+    other = _import_pattern("envoff2")
+    re.compile(other)
+    regexstore.use(True)
+    assert regexstore._STORE.made_imports == {}
+
+
+def test_imports_are_noted_once_a_process_before_its_first_warm_run_reads_anything(tmp_path, monkeypatch):
+    """A pattern compiled after the first warm run started may be built from a ledger's text (the stance rules
+    build one from a leader's name): it is never kept. Nor are bytes patterns or overlong ones."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    first, later, long = _import_pattern("first"), _import_pattern("later"), "x" * (regexstore.MAX_IMPORT_CHARS + 1)
+    re.purge()
+    re.compile(first)
+    re.compile(long)
+    re.compile(rb"\d+-bytes-first")
+    regexstore.use(True)
+    re.compile(later)
+    regexstore.use(True)  # serve's next build, in the same process
+    assert (first, 0) in regexstore._STORE.made_imports
+    assert (later, 0) not in regexstore._STORE.made_imports and (long, 0) not in regexstore._STORE.made_imports
+    assert all(isinstance(p, str) for p, _ in regexstore._STORE.made_imports)
+
+
+def test_a_damaged_imports_entry_is_not_seeded_and_the_import_compiles_as_usual(tmp_path, monkeypatch):
+    import marshal
+
+    from scorecard.core.blake import blake2b
+
+    pattern = _import_pattern("damaged")
+    _note_and_keep(tmp_path, monkeypatch, pattern)
+    [store] = (tmp_path / "scorecard" / "patterns").iterdir()
+    payload = marshal.dumps({"patterns": {}, "imports": {(pattern, 0): (0, b"\xff" * 8, 1, {}, (None,))}})
+    store.write_bytes(blake2b(payload, digest_size=16).digest() + payload)
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    assert regexstore.seed(["build"]) == 0 and (str, pattern, 0) not in re._cache  # type: ignore[attr-defined]
+    assert re.compile(pattern).search("123-damaged")[0] == "123-damaged"
+
+
+def test_a_warm_validate_keeps_yamls_patterns_and_the_next_one_finds_them_compiled(tmp_path):
+    """End to end, as the hook runs: the launcher seeds yaml's reader pattern (5.7 ms of every run to compile)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    ledger = tmp_path / "ledger"
+    shutil.copytree(Path(__file__).parent / "ledgers" / "good" / "minimal", ledger)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("SCORECARD_NO_CACHE", None)
+    for _ in range(2):
+        run = subprocess.run([sys.executable, "-m", "scorecard", "validate", "--root", str(ledger)], env=env,
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+    probe = ("import re, sys; from scorecard.core import regexstore; n = regexstore.seed(['validate']); "
+             "import yaml.reader as r; from re import _compiler; p = r.Reader.NON_PRINTABLE; "
+             "print(n, p is re._cache[(str, p.pattern, 0)], p == _compiler.compile(p.pattern, 0))")
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, cwd=tmp_path)
+    count, same, equal = out.stdout.split()
+    assert int(count) >= 10 and same == "True" and equal == "True", out.stderr
+
+
+def test_the_imports_kept_are_bounded(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    monkeypatch.setattr(regexstore, "MAX_IMPORTS", 3)
+    re.purge()
+    for i in range(6):
+        re.compile(_import_pattern(f"bound{i}"))
+    regexstore.use(True)
+    assert len(regexstore._STORE.made_imports) == 3

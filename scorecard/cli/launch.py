@@ -6,6 +6,7 @@ The command line itself is commands.py; this module only runs it as a program:
   collect their own garbage (core/parallel.py), and `serve`, which runs for hours, turns it back on;
 - pydantic's plugin discovery, a scan of every installed package's metadata, is switched off
   with pydantic's documented PYDANTIC_DISABLE_PLUGINS unless the user set it;
+- a warm validate or build puts the patterns its imports compile, kept by the last one, in re's cache first;
 - once the command has finished and its output is flushed, the process ends at once with
   os._exit: tearing down a few hundred modules and every object one by one is work nobody sees.
 
@@ -26,6 +27,9 @@ def run() -> None:
     """The console script's entry point."""
     gc.disable()
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    from ..core import regexstore
+
+    regexstore.seed(sys.argv[1:])  # a warm run's imports find their patterns compiled (core/regexstore.py)
     from .commands import main
 
     try:
