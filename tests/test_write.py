@@ -57,3 +57,22 @@ def test_only_a_plain_private_file_of_the_old_site_is_linked(base_ledger, tmp_pa
     assert second["index.html"][0] != os.stat(outside / "index-twin.html").st_ino
     assert os.stat(out / "_assets/site.js").st_mode & 0o777 != 0o755
     assert not (out / "core").is_symlink()
+
+
+def test_a_symlinked_or_special_file_of_the_old_site_is_never_linked(base_ledger, tmp_path):
+    """A file of the old site that is a symlink to the very bytes a build writes (a hard link to it would put the
+    symlink in the new site), or a FIFO (which must not hang the build): written afresh, a plain file."""
+    out = tmp_path / "site"
+    first = build(base_ledger, out)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "style.css").write_bytes((out / "_assets/style.css").read_bytes())
+    (out / "_assets/style.css").unlink()
+    (out / "_assets/style.css").symlink_to(outside / "style.css")
+    (out / "_assets/favicon.svg").unlink()
+    os.mkfifo(out / "_assets/favicon.svg")
+    second = build(base_ledger, out)
+    for rel in ("_assets/style.css", "_assets/favicon.svg"):
+        assert not (out / rel).is_symlink() and (out / rel).is_file() and second[rel][1] == first[rel][1]
+    assert second["_assets/style.css"][0] != os.stat(outside / "style.css").st_ino
+    assert os.stat(outside / "style.css").st_nlink == 1

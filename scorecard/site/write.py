@@ -18,10 +18,15 @@ import tempfile
 from pathlib import Path
 
 from ..core.findings import UserError
-from ..core.paths import EditRefused, PathProblem, check_editable, read_regular  # noqa: F401 - EditRefused: re-exported
+from ..core.paths import EditRefused, check_editable  # noqa: F401 - EditRefused: re-exported
 from ..core.place import LedgerPlace
 
 MARKER = ".scorecard-site"
+# How a previous site's file is opened to be compared: never through a symlink (where the open cannot refuse one,
+# an lstat does first), never blocking (a FIFO).
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_OPEN_OLD = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) \
+    | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
 _TMP_PREFIXES = ("-tmp-", "-old-")
 
 
@@ -217,16 +222,25 @@ class _Files:
         if self.previous is None or not self._real_folder(folder):
             return None
         old = f"{self.previous}/{rel}"
+        try:  # one open, checked on its descriptor: a symlink is refused by the open itself (O_NOFOLLOW)
+            if not _NOFOLLOW and stat.S_ISLNK(os.lstat(old).st_mode):
+                return None
+            fd = os.open(old, _OPEN_OLD)
+        except OSError:
+            return None
         try:
-            info = os.lstat(old)
+            info = os.fstat(fd)
             if not (stat.S_ISREG(info.st_mode) and info.st_size == len(data) and info.st_nlink == 1
                     and self.uid in (None, info.st_uid)
                     and stat.S_IMODE(info.st_mode) == self.mode):
                 return None
-            if read_regular(old, rel, len(data)) != data:
+            # A regular file's read gives all it asks for but at its end: one byte more shows a file that grew.
+            if os.read(fd, len(data) + 1) != data:
                 return None
-        except (OSError, PathProblem):
+        except OSError:
             return None
+        finally:
+            os.close(fd)
         return old
 
     def _real_folder(self, folder: str) -> bool:
