@@ -41,6 +41,7 @@ from .markup import brief, markdown_block, markdown_inline, markup_bytes, title_
 from ..ledger.cache import key_bytes
 from ..core.paths import builtin_templates
 from .themes import LedgerTemplates, keep_location, template_cache
+from .trusted import TrustedEnvironment, speed_up
 from .jsonview import MAX_VIEW_BYTES, MAX_VIEW_LINES, cited_values, json_lines, json_or_none
 from .once import forget
 from .views import (STATUS_LABELS, bar_kind, bar_text, exact_text, category_badge_text, prose, prose_text, carried_as,
@@ -71,7 +72,7 @@ class Site:
         self.ledger_templates = LedgerTemplates(self.overrides)
         self.sandboxed = self.ledger_templates.overrides_any() if sandboxed is None else sandboxed
         # A ledger's own templates see data, never objects (sandbox.py); the built-in theme may keep objects.
-        kind: type[Environment] = Environment
+        kind: type[Environment] = TrustedEnvironment  # trusted.py: the same bytes, faster
         finalize: Callable[[Any], Any] | None = None
         if self.sandboxed:
             from .sandbox import LedgerSandbox, refuse_objects  # here: its record types cost a build without it
@@ -324,6 +325,7 @@ class Site:
             # Jinja layers a template's globals over the environment's in a ChainMap, and copies them
             # key by key for every page rendered; they are fixed by now, so a plain dict copies at C speed.
             template.globals = dict(template.globals)
+            speed_up(template)  # the built-in theme's, unsandboxed (trusted.py)
         # Made here, before the workers fork: a worker that made it would write the reference count of every
         # dimension, and so copy the pages that hold them (77 MB more for a worker's first cited files at 20,000).
         self._by_id = self.dimensions_by_id()
