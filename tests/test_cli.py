@@ -103,7 +103,7 @@ def test_validate_loads_nothing_it_does_not_need(base_ledger):
     proc = subprocess.run([sys.executable, "-c", code, str(base_ledger)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     loaded = set(proc.stdout.split())
-    assert "scorecard.ledger.check" in loaded  # the probe itself works
+    assert "scorecard.ledger.check" in loaded and "pydantic_core._pydantic_core" in loaded  # the probe itself works
     heavy = {"jinja2", "markdown_it", "scorecard.site.render", "scorecard.site.resolve", "scorecard.cli.review",
              "scorecard.core.git", "scorecard.history.walk", "scorecard.cli.diff", "scorecard.cli.serve",
              # for forms the ledger does not use: a path: query, a derived value, a suspect claim's history
@@ -114,6 +114,8 @@ def test_validate_loads_nothing_it_does_not_need(base_ledger):
              # libraries the hook never calls (issue 46, third session): OpenSSL's digests, worker processes, folder
              # removal, temporary files, pickled keys, suggestions, dates' calendar, HTML entities
              "hashlib", "_hashlib", "multiprocessing", "shutil", "tempfile", "pickle", "difflib", "calendar", "html",
+             # pydantic-core's Python layer (issue 46, fourth session): its engine alone validates (ledger/pydcore.py)
+             "pydantic_core", "pydantic_core.core_schema", "typing_extensions",
              # no tool reader for a ledger whose JSON is no tool's output (issue 46, item 4)
              "scorecard.measure.tools.base", "scorecard.measure.tools.hyperfine", "scorecard.measure.tools.serving"}
     assert loaded & heavy == set()

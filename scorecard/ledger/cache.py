@@ -40,7 +40,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-import pydantic_core
 import yaml
 
 from .. import __version__
@@ -48,6 +47,7 @@ from ..core.blake import blake2b
 from ..core.findings import Finding
 from ..core.paths import builtin_templates, read_checked, remove_tree, user_cache_dir, write_checked
 from .fieldchecks import RecordBase
+from .pydcore import pydantic_core
 from .yamldoc import Document
 
 if TYPE_CHECKING:

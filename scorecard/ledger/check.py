@@ -14,7 +14,6 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic_core import ErrorDetails, ValidationError
 
 from ..core.patterns import lazy
 from ..core.nearest import close_matches
@@ -27,9 +26,11 @@ from .records import CategoryRecord, CheckResult, DimensionRecord, Ledger
 from ..core.statuses import display_key
 from . import rules
 from .checkmemo import CheckMemo
+from .pydcore import pydantic_core
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
+    from pydantic_core import ErrorDetails
 
 def check(loaded: LoadedLedger, store: ArtifactStore, keep_marks: bool = False,
           memo: CheckMemo | None = None) -> CheckResult:
@@ -138,7 +139,7 @@ def _validate(doc: Document | None, model: type[Record], findings: list[Finding]
         return None
     try:
         return model.model_validate(doc.data)
-    except ValidationError as exc:
+    except pydantic_core.ValidationError as exc:
         for err in exc.errors(include_url=False):
             findings.append(schema_finding(doc, model, err))
         return None

@@ -16,10 +16,11 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from pydantic_core import PydanticCustomError
-
 from ..measure.stats import is_stat
 from ..core.dates import DATE_RE, parse_date
+from .pydcore import pydantic_core
+
+PydanticCustomError = pydantic_core.PydanticCustomError  # the engine's (pydcore.py)
 
 # http(s), a host, and only characters a URL may hold (no spaces, quotes, <, >, backslashes, braces).
 URL_RE = re.compile(r"^https?://[^\s/?#\"<>\\^`{|}]+[^\s\"<>\\^`{|}]*$", re.IGNORECASE)

@@ -12,12 +12,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, ClassVar, Literal, Self
 
-import pydantic_core
-
 from ..core.statuses import Status
 from .fieldchecks import (RecordBase, SotaMethods, TraceLinkMethods, a_date, a_stamp, a_stat, condition_text, finite, inlined,
                           non_empty, one_line, one_target, set_fields, sota_value_has_unit, trace_kind,
                           unit_unless_the_tool_states_it, url_sc403, url_sc601, words_need_format, year_as_text)
+from .pydcore import pydantic_core  # the engine alone: the package's import cost the hook 22-25 ms
 
 PYDANTIC_CORE_VERSION = '2.50.5'  # what the schemas below were made for
 Format = Literal['hyperfine', 'pytest-benchmark', 'pyperf', 'google-benchmark', 'asv', 'serving']

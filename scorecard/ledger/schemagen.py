@@ -206,10 +206,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, ClassVar, Literal, Self
 
-import pydantic_core
-
 from ..core.statuses import Status
 from .fieldchecks import ($imports)
+from .pydcore import pydantic_core  # the engine alone: the package's import cost the hook 22-25 ms
 
 PYDANTIC_CORE_VERSION = $version  # what the schemas below were made for
 Format = $format
