@@ -179,7 +179,7 @@ def test_an_imports_pattern_is_seeded_into_res_cache_as_the_very_pattern_re_comp
     pattern = _import_pattern("seeded")
     _note_and_keep(tmp_path, monkeypatch, pattern, re.IGNORECASE)
     monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
-    assert regexstore.seed(["--root", "x", "validate"]) >= 1
+    assert regexstore.seed(["validate", "--root", "x"]) >= 1
     seeded = re._cache[(str, pattern, re.IGNORECASE.value)]  # type: ignore[attr-defined]
     assert re.compile(pattern, re.IGNORECASE) is seeded  # what the import's re.compile gets
     from re import _compiler  # type: ignore[attr-defined]
@@ -190,7 +190,8 @@ def test_an_imports_pattern_is_seeded_into_res_cache_as_the_very_pattern_re_comp
     assert [m.span() for m in seeded.finditer(text)] == [m.span() for m in fresh.finditer(text)] != []
 
 
-@pytest.mark.parametrize("argv", [["validate", "--no-cache"], ["build", "--no-cache"], ["export"], ["check"], []])
+@pytest.mark.parametrize("argv", [["validate", "--no-cache"], ["build", "--no-cache"], ["export"], ["check"], [],
+                                  ["export", "--readme", "build"], ["--no-cache", "validate"]])
 def test_only_a_warm_validate_or_build_is_seeded(tmp_path, monkeypatch, argv):
     pattern = _import_pattern("unseeded")
     _note_and_keep(tmp_path, monkeypatch, pattern)

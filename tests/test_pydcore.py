@@ -46,8 +46,8 @@ def test_where_the_engine_cannot_be_found_alone_the_package_is_imported():
             "import sys\nfrom scorecard.ledger import pydcore, model\n"
             "assert pydcore.pydantic_core is sys.modules['pydantic_core'], pydcore.pydantic_core\n"
             "v = model.validator('Settings')\n"
-            "try:\n    model.Settings.model_validate({'nope': 1})\nexcept sys.modules['pydantic_core'].ValidationError:\n"
-            "    print('refused')\n")
+            "try:\n    model.Settings.model_validate({'nope': 1})\n"
+            "except sys.modules['pydantic_core'].ValidationError:\n    print('refused')\n")
     proc = _run(code)
     assert proc.returncode == 0 and proc.stdout.strip() == "refused", proc.stderr
 

@@ -80,7 +80,8 @@ def use(enabled: bool) -> None:
 def seed(argv: list[str]) -> int:
     """Put the imports' patterns kept by an earlier warm run in re's cache, when argv is a warm validate or build
     (the launcher calls it before it imports the commands); how many were put there."""
-    if "--no-cache" in argv or not ("validate" in argv or "build" in argv) or _path(create=False) is None:
+    command = next((arg for arg in argv if not arg.startswith("-")), None)  # the group takes no option with a value
+    if command not in ("validate", "build") or "--no-cache" in argv or _path(create=False) is None:
         return 0
     cache = getattr(re, "_cache", None)
     if not isinstance(cache, dict):
