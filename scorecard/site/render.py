@@ -42,7 +42,7 @@ from ..ledger.cache import key_bytes
 from ..core.paths import builtin_templates
 from .themes import LedgerTemplates, keep_location, template_cache
 from .trusted import TrustedEnvironment, speed_up
-from .jsonview import MAX_VIEW_BYTES, MAX_VIEW_LINES, cited_values, json_lines, json_or_none
+from .jsonview import MAX_VIEW_BYTES, MAX_VIEW_LINES, cited_values, json_lines, json_or_none, lines_html
 from .once import forget
 from .views import (STATUS_LABELS, bar_kind, bar_text, exact_text, category_badge_text, prose, prose_text, carried_as,
                     measured_detail, measured_text, review_counts, standing_text, status_marks, status_words,
@@ -92,7 +92,7 @@ class Site:
                                 gap_rank=gap_rank, computed_from=computed_from,
                                 provenance_facts=provenance_facts, bar_evidence=bar_evidence,
                                 status_labels=STATUS_LABELS, file_href=file_href, trace_href=self.trace_href,
-                                evidence_href=evidence_href, version=__version__,
+                                evidence_href=evidence_href, version=__version__, json_lines_html=lines_html,
                                 history_chart=self.history_chart, review_counts=review_counts,
                                 parity_band=fmt_percent(resolved.settings.parity_tolerance),
                                 dims=self.dimension_links())
