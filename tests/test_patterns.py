@@ -277,3 +277,48 @@ def test_the_imports_kept_are_bounded(tmp_path, monkeypatch):
         re.compile(_import_pattern(f"bound{i}"))
     regexstore.use(True)
     assert len(regexstore._STORE.made_imports) == 3
+
+
+def _write_store(tmp_path, payload_value) -> None:
+    import marshal
+
+    from scorecard.core.blake import blake2b
+
+    [store] = (tmp_path / "scorecard" / "patterns").iterdir()
+    payload = marshal.dumps(payload_value)
+    store.write_bytes(blake2b(payload, digest_size=16).digest() + payload)
+
+
+GOOD_ENTRY = regexstore._entry(r"(\d+)-shape", 0)
+
+
+@pytest.mark.parametrize("imports", [
+    {"x": 1}, {("a", 0, 1): GOOD_ENTRY}, {(r"(\d+)-shape", 0): GOOD_ENTRY[:4]}, {(r"(\d+)-shape", "0"): GOOD_ENTRY},
+    {(r"(\d+)-shape", 0): (0, "code", 1, {}, ())}, [1, 2], "imports",
+    {(f"p{i}", 0): GOOD_ENTRY for i in range(regexstore.MAX_IMPORTS + 1)},  # more than keep() ever writes
+])
+def test_a_store_of_another_form_seeds_nothing_and_raises_nothing(tmp_path, monkeypatch, imports):
+    """A digest that checks out says the file is whole, not that it is of this form: the hostile pass's store of
+    {"imports": {"x": 1}} made every warm validate a traceback in the launcher."""
+    _note_and_keep(tmp_path, monkeypatch, _import_pattern("shape"))
+    _write_store(tmp_path, {"patterns": imports, "imports": imports})
+    monkeypatch.setattr(regexstore, "_STORE", regexstore._Store())
+    assert regexstore.seed(["validate"]) == 0
+    assert regexstore.compile_kept(r"(\d+)-shape", 0) == re.compile(r"(\d+)-shape")
+
+
+def test_the_launcher_runs_a_warm_validate_over_a_store_of_another_form(tmp_path):
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    ledger = tmp_path / "ledger"
+    shutil.copytree(Path(__file__).parent / "ledgers" / "good" / "minimal", ledger)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("SCORECARD_NO_CACHE", None)
+    command = [sys.executable, "-m", "scorecard", "validate", "--root", str(ledger)]
+    assert subprocess.run(command, env=env, capture_output=True).returncode == 0
+    _write_store(tmp_path / "cache", {"patterns": {"x": 1}, "imports": {"x": 1}})
+    run = subprocess.run(command, env=env, capture_output=True, text=True)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr

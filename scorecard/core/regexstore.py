@@ -22,6 +22,10 @@ pattern built from a ledger's text, as the stance rules build one from a leader'
 those are kept as "imports". The next warm validate or build puts them in re's cache before it imports anything
 (`seed`, called by the launcher), so an import's re.compile finds its pattern there. re's cache is CPython's own
 (`re._cache`, a dict by (type, pattern, flags) from 3.11 to 3.13); where it is not a dict nothing is seeded.
+A seeded entry is not compiled again to be checked (that is the cost it saves): like the package's patterns and
+the compiled templates (loaded as code), it is trusted because only this user can write the folder it is in. A
+store of another form (its digest checks out, its entries do not: the hostile pass) or with more entries than
+keep() writes seeds nothing.
 
 Lazy import: re's parser and compiler internals, when a pattern is not kept yet (its first run on a Python build).
 """
@@ -33,7 +37,7 @@ import re
 import sys
 from array import array
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import _sre  # type: ignore[import-not-found]  # re's C engine, which every compiled pattern runs on
 
@@ -86,16 +90,19 @@ def seed(argv: list[str]) -> int:
     cache = getattr(re, "_cache", None)
     if not isinstance(cache, dict):
         return 0
-    _STORE.entries()
     count = 0
-    for (pattern, flags), entry in _STORE.imports.items():
-        if (str, pattern, flags) in cache:
-            continue
-        try:
-            cache[str, pattern, flags] = _engine(pattern, entry)
-            count += 1
-        except Exception:  # noqa: BLE001 - an entry the engine refuses: the import compiles it as usual
-            pass
+    try:  # before the command's own handler: whatever the store holds, a miss, never an error (the hostile pass)
+        _STORE.entries()
+        for (pattern, flags), entry in _STORE.imports.items():  # of the shape _read checked
+            if (str, pattern, flags) in cache:
+                continue
+            try:
+                cache[str, pattern, flags] = _engine(pattern, entry)
+                count += 1
+            except Exception:  # noqa: BLE001 - an entry the engine refuses: the import compiles it as usual
+                pass
+    except Exception:  # noqa: BLE001
+        return count
     return count
 
 
@@ -201,4 +208,16 @@ def _read() -> tuple[dict[tuple[str, int], _Entry], dict[tuple[str, int], _Entry
     if not isinstance(stored, dict):
         return {}, {}
     entries, imports = stored.get("patterns"), stored.get("imports")
-    return entries if isinstance(entries, dict) else {}, imports if isinstance(imports, dict) else {}
+    kept = cast(dict[tuple[str, int], _Entry], entries) if _entries(entries) else {}
+    imported = cast(dict[tuple[str, int], _Entry], imports) if _entries(imports) else {}
+    return kept, imported if len(imported) <= MAX_IMPORTS else {}  # more: not this tool's store
+
+
+def _entries(value: object) -> bool:
+    """Whether value is a dict of entries as keep() writes them: (pattern, flags) -> (flags, code, groups,
+    groupindex, indexgroup). A digest that checks out says the file is whole, not that it is of this form."""
+    return isinstance(value, dict) and all(
+        isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], str) and type(key[1]) is int
+        and isinstance(entry, tuple) and len(entry) == 5 and type(entry[0]) is int and isinstance(entry[1], bytes)
+        and type(entry[2]) is int and isinstance(entry[3], dict) and isinstance(entry[4], tuple)
+        for key, entry in value.items())
