@@ -78,6 +78,41 @@ def test_the_worker_function_is_cleared_after_a_run(forked):
     assert parallel._Job.current is None
 
 
+def _started(n):
+    import time
+
+    return time.monotonic()
+
+
+def test_no_more_tasks_run_ahead_of_a_slow_consumer_than_it_allows(forked):
+    """A consumer slower than the workers (the writer of a large site) held every finished task's files: each task
+    now starts only once the consumer has taken all but AHEAD per worker of those handed out before it."""
+    import time
+
+    ahead = parallel.AHEAD * 2
+    started, taken = {}, []
+    for index, at in parallel.run_tasks(_started, list(range(16)), 10):
+        started[index] = at
+        time.sleep(0.03)
+        taken.append(time.monotonic())  # the consumer is done with it: the next slot opens after this
+    assert sorted(started) == list(range(16))
+    assert all(started[i] >= taken[i - ahead] for i in range(ahead, 16)), (started, taken)
+
+
+def test_a_consumer_that_stops_early_ends_the_workers(forked):
+    import signal
+
+    signal.alarm(60)  # a hang fails the test, not the suite
+    try:
+        for n, _ in enumerate(parallel.run_tasks(_started, list(range(40)), 10)):
+            if n == 1:
+                break
+        assert parallel._Job.current is None
+        assert list(parallel.run_tasks(abs, [-1, -2], 10)) is not None  # the next job runs
+    finally:
+        signal.alarm(0)
+
+
 def test_run_tasks_here_keeps_task_order(monkeypatch):
     monkeypatch.setattr(parallel, "PARALLEL_MIN_DIMENSIONS", 10**9)
     assert list(parallel.run_tasks(str, [3, 1, 2], 5)) == [(0, "3"), (1, "1"), (2, "2")]

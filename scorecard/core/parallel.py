@@ -8,7 +8,8 @@ Before the fork the objects that exist are frozen out of the garbage collector's
 the pages the processes share. The output is the same either way, byte for byte: only which
 process does which task changes.
 
-Lazy import: multiprocessing, when a job is large enough for workers (5 ms of a small ledger's validate).
+Lazy import: multiprocessing (and threading), when a job is large enough for workers (5 ms of a small ledger's
+validate).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+from typing import TypeVar, cast
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -33,6 +34,8 @@ MAX_WORKERS = 4
 # is still growing, and recycling after 6 tasks made a 20,000-dimension validate take 19.5-21.9 s
 # instead of 9.6-12.1 s.
 WORKER_TASKS = 3
+# At most this many tasks per worker are handed out and not yet taken by the consumer (run_tasks).
+AHEAD = 2
 
 
 class _Job:
@@ -76,12 +79,31 @@ def run_tasks(func: Callable[[T], R], tasks: Sequence[T], size: int,
         return
     _Job.current = func
     import multiprocessing
+    import threading
+
+    # Tasks handed out whose results this process has not taken yet: a consumer slower than the workers (the writer
+    # of a 20,000-dimension site) held every finished task's files until it came to them, and its peak with them.
+    slots, stop = threading.Semaphore(AHEAD * workers), threading.Event()
+
+    def feed() -> Iterator[tuple[int, T]]:  # iterated by the pool's task thread
+        for item in enumerate(tasks):
+            slots.acquire()
+            if stop.is_set():
+                return
+            yield item
 
     gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers, initializer=_start_worker,
                                                       maxtasksperchild=recycle) as pool:
-            yield from pool.imap_unordered(_run, enumerate(tasks))
+            try:
+                for result in pool.imap_unordered(_run, feed()):
+                    yield cast(tuple[int, R], result)
+                    slots.release()  # the consumer has done with it: one more task may go
+            finally:  # a consumer that stopped early: the task thread, if it waits for a slot, ends (or the pool's
+                stop.set()  # exit would wait for it forever)
+                for _ in range(len(tasks) + 1):
+                    slots.release()
     finally:
         _Job.current = None
         gc.unfreeze()
