@@ -322,3 +322,19 @@ def test_the_launcher_runs_a_warm_validate_over_a_store_of_another_form(tmp_path
     _write_store(tmp_path / "cache", {"patterns": {"x": 1}, "imports": {"x": 1}})
     run = subprocess.run(command, env=env, capture_output=True, text=True)
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+
+
+def test_a_killed_writers_temporary_file_is_removed_by_the_next_write_and_a_fresh_one_is_not(tmp_path, monkeypatch):
+    import os
+    import time
+
+    _note_and_keep(tmp_path, monkeypatch, _import_pattern("leftover"))
+    folder = tmp_path / "scorecard" / "patterns"
+    old, fresh = folder / ".tmp-0123456789abcdef", folder / ".tmp-fedcba9876543210"
+    old.write_bytes(b"half a store")
+    fresh.write_bytes(b"another run's, being written")
+    then = time.time() - regexstore.LEFTOVER_SECONDS - 5
+    os.utime(old, (then, then))
+    _note_and_keep(tmp_path, monkeypatch, _import_pattern("leftover2"))
+    assert not old.exists() and fresh.exists()
+    assert len([p for p in folder.iterdir() if not p.name.startswith(".tmp-")]) == 1

@@ -35,6 +35,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
 from array import array
 from pathlib import Path
 from typing import Any, cast
@@ -159,8 +160,24 @@ def keep() -> None:
         return
     entries = {**_STORE.entries(), **_STORE.made}
     imports = {**_STORE.imports, **_STORE.made_imports}
+    _clear_leftovers(path.parent)
     if write_checked(path, {"patterns": entries, "imports": imports}):
         _STORE.kept, _STORE.imports, _STORE.made, _STORE.made_imports = entries, imports, {}, {}
+
+
+LEFTOVER_SECONDS = 600  # a writer's temporary file older than this was left by a killed one (a write takes ms)
+
+
+def _clear_leftovers(folder: Path) -> None:
+    """Remove the temporary files (paths.write_atomic's .tmp-*) killed writers left in the store's folder."""
+    cutoff = time.time() - LEFTOVER_SECONDS
+    try:
+        for entry in os.scandir(folder):
+            if entry.name.startswith(".tmp-") and entry.is_file(follow_symlinks=False) \
+                    and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                os.unlink(entry.path)
+    except OSError:  # one that went meanwhile (another run's), or a folder that cannot be listed: left
+        pass
 
 
 def _engine(pattern: str, entry: _Entry) -> re.Pattern[str]:
