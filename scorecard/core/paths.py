@@ -93,10 +93,18 @@ def windows_problem(rel: str) -> str | None:
 
 
 def real_path(path: Path, rel: str) -> Path:
-    """path with every symlink resolved; PathProblem on a symlink loop."""
+    """path with every symlink resolved (a dangling one's target named, as it would be created); PathProblem on a
+    symlink loop."""
     try:
-        return path.resolve()
-    except (RuntimeError, OSError) as exc:  # Python < 3.13 raises RuntimeError on a loop
+        return path.resolve(strict=True)
+    except RuntimeError as exc:  # Python < 3.13: a loop
+        raise PathProblem("SC404", f"path '{rel}' is a symlink loop ({exc})", _LINK_HINT) from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # Python 3.13 on: a loop (non-strict resolve no longer says so at all)
+            raise PathProblem("SC404", f"path '{rel}' is a symlink loop ({exc})", _LINK_HINT) from None
+    try:
+        return path.resolve()  # missing (a dangling link), or not to be listed: resolved as far as it goes
+    except (RuntimeError, OSError) as exc:
         raise PathProblem("SC404", f"path '{rel}' is a symlink loop ({exc})", _LINK_HINT) from None
 
 
