@@ -86,3 +86,29 @@ def test_a_query_that_cannot_run_is_a_pointer_error_that_says_whether_it_is_its_
         select({"a": [1, 2]}, "path", "$[")
     assert bad.value.syntax is True and "path '$['" in str(bad.value)
     assert select({"a": [1, 2]}, "path", "$.a[*]") == [1, 2] and select({"a": 3}, "pointer", "/a") == [3]
+
+
+def _nested(depth: int) -> bytes:
+    return b'{"v": 12, "x": ' + b"[" * (depth - 1) + b"1" + b"]" * (depth - 1) + b"}"
+
+
+def test_json_nested_up_to_the_limit_is_read_and_one_level_more_is_sc305_on_every_python():
+    """Python 3.12 and later read JSON of any depth, where 3.11 refused about a thousand levels: a build over a file
+    3,000 levels deep ended in an internal error on 3.13 (the viewer walks it recursively). The limit is the tool's."""
+    from scorecard.measure.evidence import MAX_JSON_DEPTH, Artifact, parse_artifact, too_deep
+
+    at = parse_artifact(Artifact("evidence/x.json", raw=_nested(MAX_JSON_DEPTH)))
+    assert at.error is None and at.data["v"] == 12
+    over = parse_artifact(Artifact("evidence/x.json", raw=_nested(MAX_JSON_DEPTH + 1)))
+    assert over.data is None and "more than 500 levels deep" in over.error
+    far = parse_artifact(Artifact("evidence/x.json", raw=_nested(5000)))
+    assert far.data is None and far.error == over.error
+    assert not too_deep([[], {}], 2) and too_deep([[[1]]], 2) and not too_deep(7, 1)
+
+
+def test_a_json_document_too_deep_for_the_viewer_is_shown_as_text():
+    from scorecard.measure.evidence import MAX_JSON_DEPTH
+    from scorecard.site.jsonview import json_or_none
+
+    assert json_or_none(_nested(MAX_JSON_DEPTH)) is not None
+    assert json_or_none(_nested(MAX_JSON_DEPTH + 1)) is None

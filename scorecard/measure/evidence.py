@@ -275,12 +275,34 @@ class ArtifactStore:
         return parse_artifact(art)
 
 
+# Arrays and objects within one another at most this deep: the evidence viewer and the query reader walk them
+# recursively. Python 3.11's json refused about a thousand levels (RecursionError); 3.12's and later read any depth,
+# and a build over a file 3,000 levels deep ended in an internal error on 3.13.
+MAX_JSON_DEPTH = 500
+DEEP_JSON = f"JSON nested deeper than the reader follows (arrays and objects more than {MAX_JSON_DEPTH} levels deep)"
+
+
+def too_deep(value: object, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether parsed JSON holds arrays or objects nested more than limit deep (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        if children and depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
 def parse_artifact(art: Artifact) -> Artifact:
     """Fill art.data (and art.meta) from art.raw, or say in art.error why it is not strict JSON."""
     try:
         art.data = json.loads(art.raw.decode("utf-8-sig"), parse_constant=_reject_constant, parse_float=_finite_float,
                               object_pairs_hook=_no_duplicates)
-        if _SURROGATE.search(art.raw) and _has_lone_surrogate(art.data):
+        if too_deep(art.data):
+            art.data = None
+            art.error = DEEP_JSON
+        elif _SURROGATE.search(art.raw) and _has_lone_surrogate(art.data):
             art.data = None
             art.error = "not valid JSON text: a \\uD800-\\uDFFF escape that is not half of a surrogate pair"
     except UnicodeDecodeError:
@@ -288,7 +310,7 @@ def parse_artifact(art: Artifact) -> Artifact:
     except json.JSONDecodeError as exc:
         art.error = f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
     except RecursionError:
-        art.error = "JSON nested deeper than the reader follows (arrays and objects about a thousand levels deep)"
+        art.error = DEEP_JSON
     except ValueError as exc:
         art.error = f"invalid JSON: {exc}"
     meta = art.data.get("meta") if isinstance(art.data, dict) else None

@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from ..measure.evidence import JsonValue, PointerError, escape_token, resolve_pointer
+from ..measure.evidence import JsonValue, PointerError, escape_token, resolve_pointer, too_deep
 
 
 def pointer_anchor(pointer: str) -> str:
@@ -27,9 +27,10 @@ MAX_VIEW_LINES = 20000
 
 def json_or_none(raw: bytes) -> JsonValue:
     try:
-        return json.loads(raw.decode("utf-8-sig"))
+        data = json.loads(raw.decode("utf-8-sig"))
     except (ValueError, RecursionError):
         return None
+    return None if too_deep(data) else data  # the viewer's walk is recursive: shown as text instead
 
 
 def cited_values(data: JsonValue, cited: dict[str, list[str]]) -> list[dict]:
