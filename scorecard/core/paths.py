@@ -97,15 +97,14 @@ def real_path(path: Path, rel: str) -> Path:
     symlink loop."""
     try:
         return path.resolve(strict=True)
-    except RuntimeError as exc:  # Python < 3.13: a loop
-        raise PathProblem("SC404", f"path '{rel}' is a symlink loop ({exc})", _LINK_HINT) from None
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:  # Python 3.13 on: a loop (non-strict resolve no longer says so at all)
-            raise PathProblem("SC404", f"path '{rel}' is a symlink loop ({exc})", _LINK_HINT) from None
-    try:
-        return path.resolve()  # missing (a dangling link), or not to be listed: resolved as far as it goes
-    except (RuntimeError, OSError) as exc:
-        raise PathProblem("SC404", f"path '{rel}' is a symlink loop ({exc})", _LINK_HINT) from None
+    except (RuntimeError, OSError) as exc:  # a loop: RuntimeError before Python 3.13, ELOOP from it
+        loop: BaseException = exc
+        if isinstance(exc, OSError) and exc.errno != errno.ELOOP:
+            try:
+                return path.resolve()  # missing (a dangling link), or not to be listed: resolved as far as it goes
+            except (RuntimeError, OSError) as again:
+                loop = again
+    raise PathProblem("SC404", f"path '{rel}' is a symlink loop ({loop})", _LINK_HINT) from None
 
 
 def inside_root(path: Path, real_root: Path, rel: str) -> Path:

@@ -27,7 +27,8 @@ the compiled templates (loaded as code), it is trusted because only this user ca
 store of another form (its digest checks out, its entries do not: the hostile pass) or with more entries than
 keep() writes seeds nothing.
 
-Lazy import: re's parser and compiler internals, when a pattern is not kept yet (its first run on a Python build).
+Lazy import: re's parser and compiler internals, when a pattern is not kept yet (its first run on a Python build);
+the store's file machinery (paths, blake), by a warm run only: the launcher imports this module for every command.
 """
 
 from __future__ import annotations
@@ -42,8 +43,6 @@ from typing import Any, cast
 
 import _sre  # type: ignore[import-not-found]  # re's C engine, which every compiled pattern runs on
 
-from .blake import blake2b
-from .paths import cache_home, read_checked, user_cache_dir, write_checked
 
 FORMAT = 2  # 2: the imports' patterns beside the package's
 MAX_BYTES = 1 << 24  # a store larger than this is not read
@@ -103,7 +102,7 @@ def seed(argv: list[str]) -> int:
             except Exception:  # noqa: BLE001 - an entry the engine refuses: the import compiles it as usual
                 pass
     except Exception:  # noqa: BLE001
-        return count
+        pass
     return count
 
 
@@ -122,12 +121,9 @@ def _note_imports() -> None:
         pattern, flags = key[1], key[2]
         if (pattern, flags) in kept or len(pattern) > MAX_IMPORT_CHARS:
             continue
-        made = _entry(pattern, flags)
-        try:
-            if made is not None and _engine(pattern, made) == compiled:
-                _STORE.made_imports[(pattern, flags)] = made
-        except Exception:  # noqa: BLE001 - an engine that takes another form: nothing kept
-            pass
+        made = _verified(pattern, flags, compiled)
+        if made is not None:
+            _STORE.made_imports[(pattern, flags)] = made
 
 
 def compile_kept(pattern: str, flags: int) -> re.Pattern[str]:
@@ -141,14 +137,19 @@ def compile_kept(pattern: str, flags: int) -> re.Pattern[str]:
         except Exception:  # noqa: BLE001 - any entry the engine refuses: compiled afresh below
             pass
     compiled = re.compile(pattern, flags)
-    made = _entry(pattern, flags)
+    made = _verified(pattern, flags, compiled)
     if made is not None:
-        try:
-            if _engine(pattern, made) == compiled:
-                _STORE.made[(pattern, flags)] = made
-        except Exception:  # noqa: BLE001 - an engine that takes another form: nothing kept
-            pass
+        _STORE.made[(pattern, flags)] = made
     return compiled
+
+
+def _verified(pattern: str, flags: int, compiled: re.Pattern[str]) -> _Entry | None:
+    """The entry of pattern, when the pattern the engine builds from it equals compiled (re.compile's); else None."""
+    made = _entry(pattern, flags)
+    try:
+        return made if made is not None and _engine(pattern, made) == compiled else None
+    except Exception:  # noqa: BLE001 - an engine that takes another form: nothing kept
+        return None
 
 
 def keep() -> None:
@@ -160,6 +161,8 @@ def keep() -> None:
         return
     entries = {**_STORE.entries(), **_STORE.made}
     imports = {**_STORE.imports, **_STORE.made_imports}
+    from .paths import write_checked
+
     _clear_leftovers(path.parent)
     if write_checked(path, {"patterns": entries, "imports": imports}):
         _STORE.kept, _STORE.imports, _STORE.made, _STORE.made_imports = entries, imports, {}, {}
@@ -205,6 +208,9 @@ def _path(create: bool = True) -> Path | None:
     """The store's file, in a folder this user alone can write (made if need be, unless create is False), or None."""
     if os.environ.get("SCORECARD_NO_CACHE") or array("I").itemsize != _sre.CODESIZE:
         return None
+    from .blake import blake2b
+    from .paths import cache_home, user_cache_dir
+
     try:
         home = cache_home()
         if home is None or not (create or (home / "patterns").is_dir()):
@@ -220,6 +226,8 @@ def _path(create: bool = True) -> Path | None:
 
 def _read() -> tuple[dict[tuple[str, int], _Entry], dict[tuple[str, int], _Entry]]:
     """(the package's patterns, the imports'), as kept; empty when there is no store or it is not of this form."""
+    from .paths import read_checked
+
     path = _path(create=False)
     stored = read_checked(path, MAX_BYTES) if path is not None else None
     if not isinstance(stored, dict):
